@@ -1,0 +1,11 @@
+/** Lambda for the `tasks` group. */
+import { groupHandler } from '#http/pipeline';
+import { createTask } from './create-task.ts';
+import { listTasks } from './list-tasks.ts';
+import { deleteTasks } from './delete-tasks.ts';
+import { assignTask } from './assign-task.ts';
+import { completeTask } from './complete-task.ts';
+import { addTaskComment, deleteTaskComment, listTaskComments } from './task-comments.ts';
+
+export const operations = { createTask, listTasks, deleteTasks, assignTask, completeTask, listTaskComments, addTaskComment, deleteTaskComment };
+export const handler = groupHandler('tasks', operations);

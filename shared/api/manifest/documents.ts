@@ -1,0 +1,205 @@
+/**
+ * Manifest: the Documents group of spec "Documents and extractions" (11 operations): upload URL, base64
+ * upload, start extraction, plus the document operations the spec leaves "not shown" (list, read,
+ * download URL, update, delete — designed here), and the three document rows of spec "Transactions"
+ * (reorder, share by SMS link, missing documents). Scopes and bodies of the Documents table are not
+ * shown in the spec; they are this service's design.
+ */
+import { z } from 'zod';
+import type { OperationSpec } from '#api/types';
+import { int32, uuid } from '#api/params';
+
+const planned = { status: 'planned', issue: '#3 extraction pipeline' } as const;
+const txnPath = z.object({ transactionId: uuid() });
+const docPath = z.object({ documentId: uuid() });
+
+/** A stored file name (no path separators). */
+const fileName = () =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .regex(/^[^/\\]+$/, 'must not contain path separators');
+/** MIME type, e.g. `application/pdf`. */
+const contentType = () =>
+  z
+    .string()
+    .max(100)
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type');
+/** A classified document type (vocabulary not shown in the spec). */
+const documentType = () => z.string().trim().min(1).max(100);
+
+/** Largest base64 payload accepted inline (~3.75 MB decoded), below the Lambda payload limit. */
+const MAX_INLINE_BASE64 = 5_000_000;
+
+export const documentsOperations: OperationSpec[] = [
+  {
+    operationId: 'createDocumentUploadUrl',
+    method: 'POST',
+    path: '/api/v1/documents/upload-url',
+    access: 'draft',
+    idempotent: false,
+    group: 'documents',
+    summary: 'Returns a presigned PUT URL to upload a file directly.',
+    schemas: {
+      body: z.object({
+        fileName: fileName(),
+        contentType: contentType().default('application/pdf'),
+        sizeBytes: int32({ min: 1 }).optional(),
+        transactionId: uuid().nullish(),
+        documentType: documentType().nullish(),
+      }),
+    },
+    availability: planned,
+    designedHere: true,
+  },
+  {
+    operationId: 'uploadDocument',
+    method: 'POST',
+    path: '/api/v1/documents',
+    access: 'draft',
+    idempotent: false,
+    group: 'documents',
+    summary: 'Uploads a small file as base64 and starts its extraction in one call.',
+    schemas: {
+      body: z.object({
+        fileName: fileName(),
+        contentType: contentType().default('application/pdf'),
+        contentBase64: z.base64('must be base64').min(1).max(MAX_INLINE_BASE64),
+        transactionId: uuid().nullish(),
+        documentType: documentType().nullish(),
+      }),
+    },
+    availability: planned,
+    designedHere: true,
+  },
+  {
+    operationId: 'extractDocument',
+    method: 'POST',
+    path: '/api/v1/documents/{documentId}/extract',
+    access: 'draft',
+    idempotent: false,
+    group: 'documents',
+    summary: 'Starts an extraction job for a document already stored.',
+    schemas: { path: docPath },
+    availability: planned,
+    designedHere: true,
+  },
+  {
+    operationId: 'listTransactionDocuments',
+    method: 'GET',
+    path: '/api/v1/transactions/{transactionId}/documents',
+    access: 'read',
+    idempotent: false,
+    group: 'documents',
+    summary: "The deal's documents in their display order.",
+    schemas: { path: txnPath },
+    availability: planned,
+    designedHere: true,
+  },
+  {
+    operationId: 'getDocument',
+    method: 'GET',
+    path: '/api/v1/documents/{documentId}',
+    access: 'read',
+    idempotent: false,
+    group: 'documents',
+    summary: 'One document with its document type and extraction state.',
+    schemas: { path: docPath },
+    availability: planned,
+    designedHere: true,
+  },
+  {
+    operationId: 'getDocumentDownloadUrl',
+    method: 'GET',
+    path: '/api/v1/documents/{documentId}/download-url',
+    access: 'read',
+    idempotent: false,
+    group: 'documents',
+    summary: 'Returns a short-lived download URL of the stored file.',
+    schemas: { path: docPath },
+    availability: planned,
+    designedHere: true,
+  },
+  {
+    operationId: 'updateDocument',
+    method: 'PATCH',
+    path: '/api/v1/documents/{documentId}',
+    access: 'draft',
+    idempotent: false,
+    group: 'documents',
+    summary: "Changes a document's type or name, or attaches it to a deal.",
+    schemas: {
+      path: docPath,
+      body: z
+        .object({
+          documentType: documentType().optional(),
+          name: fileName().optional(),
+          transactionId: uuid().optional(),
+        })
+        .refine(
+          (b) => b.documentType !== undefined || b.name !== undefined || b.transactionId !== undefined,
+          'give at least one of documentType, name, transactionId',
+        ),
+    },
+    availability: planned,
+    designedHere: true,
+  },
+  {
+    operationId: 'deleteDocument',
+    method: 'DELETE',
+    path: '/api/v1/documents/{documentId}',
+    access: 'actions',
+    idempotent: false,
+    group: 'documents',
+    summary: 'Deletes a document and its stored file.',
+    schemas: { path: docPath },
+    availability: planned,
+    designedHere: true,
+  },
+  {
+    operationId: 'reorderTransactionDocuments',
+    method: 'POST',
+    path: '/api/v1/transactions/{transactionId}/documents/reorder',
+    access: 'draft',
+    idempotent: false,
+    group: 'documents',
+    summary: "Sets the display order of the deal's documents.",
+    schemas: {
+      path: txnPath,
+      body: z.object({ orderedDocumentIds: z.array(uuid()).max(1000).nullable() }),
+    },
+    availability: planned,
+  },
+  {
+    operationId: 'shareTransactionDocument',
+    method: 'POST',
+    path: '/api/v1/transactions/{transactionId}/documents/{documentId}/share',
+    access: 'actions',
+    idempotent: true,
+    group: 'documents',
+    summary: 'Shares a deal document by secure SMS link.',
+    schemas: {
+      path: z.object({ transactionId: uuid(), documentId: uuid() }),
+      body: z.object({
+        contactId: uuid().nullable(),
+        expirationHours: int32({ min: 1 }).nullable(),
+        message: z.string().max(2000).nullable(),
+        toPhoneNumber: z.string().max(32).nullable(),
+      }),
+    },
+    availability: planned,
+  },
+  {
+    operationId: 'listMissingDocuments',
+    method: 'GET',
+    path: '/api/v1/transactions/{transactionId}/missing-documents',
+    access: 'read',
+    idempotent: false,
+    group: 'documents',
+    summary: 'Documents missing against the purchase baseline.',
+    schemas: { path: txnPath },
+    availability: planned,
+  },
+];

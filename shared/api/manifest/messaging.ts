@@ -1,0 +1,318 @@
+/**
+ * Manifest: spec "Messaging" — the unified per-deal email/SMS thread: conversations, deal
+ * communications, AI draft messages, the four templated agent emails, direct email, recipients, the
+ * communication-log report and scheduled messages (including `DELETE /api/v1/scheduled-messages/{messageId}`).
+ * The table's `...` rows are under `/api/v1/transactions`.
+ */
+import { z } from 'zod';
+import type { OperationSpec } from '#api/types';
+import { dateTime, int32, uuid } from '#api/params';
+
+const planned = { status: 'planned', issue: 'not yet filed (messaging)' } as const;
+const txnPath = z.object({ transactionId: uuid() });
+const threadPath = z.object({ threadId: uuid() });
+const limitQuery = z.object({ limit: int32({ min: 1, max: 100 }).optional() });
+
+/** Free-text fields of outgoing messages. */
+const subject = () => z.string().max(998);
+const html = () => z.string().max(500_000);
+const text = () => z.string().max(100_000);
+/** Short labels (roles, tones, intents, audiences, focus, topic). */
+const label = () => z.string().max(200);
+
+export const messagingOperations: OperationSpec[] = [
+  {
+    operationId: 'listConversations',
+    method: 'GET',
+    path: '/api/v1/conversations',
+    access: 'read',
+    idempotent: false,
+    group: 'messaging',
+    summary: 'Recent SMS conversation threads of the organization.',
+    schemas: { query: limitQuery },
+    availability: planned,
+  },
+  {
+    operationId: 'shareConversationDocument',
+    method: 'POST',
+    path: '/api/v1/conversations/{threadId}/documents',
+    access: 'actions',
+    idempotent: true,
+    group: 'messaging',
+    summary: 'Sends a secure document link into an existing conversation.',
+    schemas: {
+      path: threadPath,
+      body: z.object({
+        documentId: uuid().nullable(),
+        expirationHours: int32({ min: 1 }).nullable(),
+        message: text().nullable(),
+      }),
+    },
+    availability: planned,
+  },
+  {
+    operationId: 'listConversationMessages',
+    method: 'GET',
+    path: '/api/v1/conversations/{threadId}/messages',
+    access: 'read',
+    idempotent: false,
+    group: 'messaging',
+    summary: 'Messages of one conversation thread.',
+    schemas: { path: threadPath, query: limitQuery },
+    availability: planned,
+  },
+  {
+    operationId: 'sendConversationMessage',
+    method: 'POST',
+    path: '/api/v1/conversations/{threadId}/messages',
+    access: 'actions',
+    idempotent: true,
+    group: 'messaging',
+    summary: 'Sends a message into an existing conversation thread.',
+    schemas: {
+      path: threadPath,
+      body: z.object({ messageContent: text().nullable(), forceOverride: z.boolean() }),
+    },
+    availability: planned,
+  },
+  {
+    operationId: 'deleteScheduledMessage',
+    method: 'DELETE',
+    path: '/api/v1/scheduled-messages/{messageId}',
+    access: 'actions',
+    idempotent: true,
+    group: 'messaging',
+    summary: 'Cancels a pending scheduled message.',
+    schemas: { path: z.object({ messageId: uuid() }) },
+    availability: planned,
+  },
+  {
+    operationId: 'listTransactionCommunications',
+    method: 'GET',
+    path: '/api/v1/transactions/{transactionId}/communications',
+    access: 'read',
+    idempotent: false,
+    group: 'messaging',
+    summary: "The deal's communications across all channels (SMS, email, in-app).",
+    schemas: { path: txnPath },
+    availability: planned,
+  },
+  {
+    operationId: 'startTransactionConversation',
+    method: 'POST',
+    path: '/api/v1/transactions/{transactionId}/conversations',
+    access: 'actions',
+    idempotent: true,
+    group: 'messaging',
+    summary: 'Starts a deal conversation by sending the first SMS.',
+    schemas: {
+      path: txnPath,
+      body: z.object({
+        contactId: z.string().max(100).nullable(),
+        toPhoneNumber: z.string().max(32).nullable(),
+        messageContent: text().nullable(),
+        forceOverride: z.boolean(),
+      }),
+    },
+    availability: planned,
+  },
+  {
+    operationId: 'draftTransactionMessage',
+    method: 'POST',
+    path: '/api/v1/transactions/{transactionId}/draft-message',
+    access: 'draft',
+    idempotent: false,
+    group: 'messaging',
+    summary: 'Generates a message draft for the deal; never sends.',
+    schemas: {
+      path: txnPath,
+      body: z.object({
+        intent: z.string().trim().min(1).max(2000),
+        additionalContext: text().nullable(),
+        recipientName: z.string().max(200).nullable(),
+        recipientRole: label().nullable(),
+      }),
+    },
+    availability: planned,
+  },
+  {
+    operationId: 'sendAgentEmail',
+    method: 'POST',
+    path: '/api/v1/transactions/{transactionId}/emails/agent',
+    access: 'actions',
+    idempotent: true,
+    group: 'messaging',
+    summary: "Sends an email to an agent through the acting user's mailbox.",
+    schemas: {
+      path: txnPath,
+      body: z.object({
+        bodyHtml: html().nullable(),
+        intent: label().nullable(),
+        recipientContactId: uuid().nullable(),
+        recipientRole: label().nullable(),
+        subject: subject().nullable(),
+        bodyPlainText: text().optional(),
+      }),
+    },
+    availability: planned,
+  },
+  {
+    operationId: 'sendAgentFollowupEmail',
+    method: 'POST',
+    path: '/api/v1/transactions/{transactionId}/emails/agent-followup',
+    access: 'actions',
+    idempotent: true,
+    group: 'messaging',
+    summary: 'Sends a follow-up email to an agent on a topic.',
+    schemas: {
+      path: txnPath,
+      body: z.object({
+        bodyHtml: html(),
+        recipientContactId: uuid(),
+        recipientRole: label(),
+        subject: subject(),
+        topic: label(),
+        bodyPlainText: text().optional(),
+        sourceContextSummary: text().optional(),
+        tone: label().optional(),
+      }),
+    },
+    availability: planned,
+  },
+  {
+    operationId: 'sendClientUpdateEmail',
+    method: 'POST',
+    path: '/api/v1/transactions/{transactionId}/emails/client-update',
+    access: 'actions',
+    idempotent: true,
+    group: 'messaging',
+    summary: 'Sends a deal-status update email to the client.',
+    schemas: {
+      path: txnPath,
+      body: z.object({
+        audience: label(),
+        bodyHtml: html(),
+        focus: label(),
+        recipientContactId: uuid(),
+        subject: subject(),
+        bodyPlainText: text().optional(),
+        tone: label().optional(),
+        attachmentDocumentIds: z.array(uuid()).max(50).optional(),
+      }),
+    },
+    availability: planned,
+  },
+  {
+    operationId: 'sendDocumentRequestEmail',
+    method: 'POST',
+    path: '/api/v1/transactions/{transactionId}/emails/document-request',
+    access: 'actions',
+    idempotent: true,
+    group: 'messaging',
+    summary: 'Emails a party asking for the listed document types.',
+    schemas: {
+      path: txnPath,
+      body: z.object({
+        bodyHtml: html(),
+        documentTypes: z.array(z.string().max(200)).max(100),
+        recipientContactId: uuid(),
+        recipientRole: label(),
+        subject: subject(),
+        bodyPlainText: text().optional(),
+        tone: label().optional(),
+      }),
+    },
+    availability: planned,
+  },
+  {
+    operationId: 'sendTransactionEmail',
+    method: 'POST',
+    path: '/api/v1/transactions/{transactionId}/messages',
+    access: 'actions',
+    idempotent: true,
+    group: 'messaging',
+    summary: "Sends an email on the deal; it joins the merged thread with channel 'email'.",
+    schemas: {
+      path: txnPath,
+      body: z.object({
+        toEmail: z.string().max(2000).nullish(),
+        ccAddresses: z.string().max(4000).nullish(),
+        bccAddresses: z.string().max(4000).nullish(),
+        subject: subject().nullish(),
+        body: text().nullish(),
+        htmlBody: html().nullish(),
+        fromAccountId: z.string().max(200).nullish(),
+        replyToMessageId: z.string().max(1000).nullish(),
+        templateId: z.string().max(200).nullish(),
+      }),
+    },
+    availability: planned,
+  },
+  {
+    operationId: 'listTransactionRecipients',
+    method: 'GET',
+    path: '/api/v1/transactions/{transactionId}/recipients',
+    access: 'read',
+    idempotent: false,
+    group: 'messaging',
+    summary: 'Deal participants with role and per-channel availability.',
+    schemas: { path: txnPath, query: z.object({ channel: z.string().max(50).optional() }) },
+    availability: planned,
+  },
+  {
+    operationId: 'getCommunicationLogReport',
+    method: 'GET',
+    path: '/api/v1/transactions/{transactionId}/reports/communication-log',
+    access: 'read',
+    idempotent: false,
+    group: 'messaging',
+    summary: "Report of the deal's communications as PDF, ZIP with documents, or JSON.",
+    schemas: {
+      path: txnPath,
+      query: z.object({
+        format: z.string().max(20).optional(),
+        from: dateTime().optional(),
+        to: dateTime().optional(),
+      }),
+    },
+    availability: planned,
+  },
+  {
+    operationId: 'listScheduledMessages',
+    method: 'GET',
+    path: '/api/v1/transactions/{transactionId}/scheduled-messages',
+    access: 'read',
+    idempotent: false,
+    group: 'messaging',
+    summary: "The deal's active scheduled messages.",
+    schemas: { path: txnPath },
+    availability: planned,
+  },
+  {
+    operationId: 'scheduleTransactionMessage',
+    method: 'POST',
+    path: '/api/v1/transactions/{transactionId}/scheduled-messages',
+    access: 'actions',
+    idempotent: true,
+    group: 'messaging',
+    summary: 'Schedules an email on the deal for later sending.',
+    schemas: {
+      path: txnPath,
+      body: z.object({
+        scheduledAt: z.string().max(100).nullish(),
+        scheduledTimezone: z.string().max(100).nullish(),
+        toEmail: z.string().max(2000).nullish(),
+        ccAddresses: z.string().max(4000).nullish(),
+        bccAddresses: z.string().max(4000).nullish(),
+        subject: subject().nullish(),
+        body: text().nullish(),
+        htmlBody: html().nullish(),
+        fromAccountId: z.string().max(200).nullish(),
+        attachments: z.array(z.unknown()).max(50).nullish(),
+        documentIds: z.array(uuid()).max(50).nullish(),
+        documentFileNames: z.record(z.string(), z.string().max(500)).nullish(),
+      }),
+    },
+    availability: planned,
+  },
+];

@@ -1,0 +1,27 @@
+/**
+ * Key builders of the single table. Every organization-owned partition key starts with `ORG#<orgId>`, so a
+ * lookup with another organization's id finds nothing (tenant isolation by construction).
+ */
+export const orgPk = (orgId: string) => `ORG#${orgId}`;
+export const txnPk = (orgId: string, transactionId: string) => `ORG#${orgId}#TXN#${transactionId}`;
+export const taskPk = (orgId: string, taskId: string) => `ORG#${orgId}#TASK#${taskId}`;
+export const apiKeyPk = (hash: string) => `APIKEY#${hash}`;
+export const idempotencyPk = (orgId: string, keyHash: string) => `ORG#${orgId}#IDEM#${keyHash}`;
+export const usagePk = (orgId: string, keyId: string) => `ORG#${orgId}#USAGE#${keyId}`;
+export const eventPk = (orgId: string, eventId: string) => `ORG#${orgId}#EVENT#${eventId}`;
+
+/** GSI1 partitions (cross-deal lists). */
+export const gsi1 = {
+  transactions: (orgId: string) => `ORG#${orgId}#TXNS`,
+  keyDates: (orgId: string) => `ORG#${orgId}#KEYDATES`,
+  openTasks: (orgId: string) => `ORG#${orgId}#OPENTASKS`,
+  apiKeys: (orgId: string) => `ORG#${orgId}#APIKEYS`,
+};
+
+/** GSI2 partitions. */
+export const gsi2 = {
+  transactionsByStatus: (orgId: string, status: string) => `ORG#${orgId}#TXNSTATUS#${status.toLowerCase()}`,
+};
+
+/** Sort key of a timestamped child: ISO time first so the collection reads in time order. */
+export const timeSk = (prefix: string, isoTime: string, id: string) => `${prefix}#${isoTime}#${id}`;

@@ -1,0 +1,96 @@
+/**
+ * Organizations and their users. Org: `PK = ORG#<orgId>`, `SK = ORG`; user: same partition,
+ * `SK = USER#<userId>`. Creating an organization writes the org, its owner, the default status
+ * vocabulary and three starter keys (read / draft / actions) in one transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#db/client';
+import { orgPk } from '#db/keys';
+import { apiKeyItem, newKeyValue } from '#db/api-keys';
+import { statusVocabularyItem } from '#db/statuses';
+import { transactWrite } from '#db/transact';
+import type { Scope } from '#api/types';
+
+export interface Organization {
+  orgId: string;
+  name: string;
+  ownerUserId: string;
+  createdAt: string;
+}
+
+export interface OrgUser {
+  userId: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  role: 'owner' | 'admin' | 'agent' | 'coordinator';
+  createdAt: string;
+}
+
+/** The three starter keys, each with the scopes its name says (actions ⊇ draft ⊇ read). */
+export const STARTER_KEYS: Record<'read' | 'draft' | 'actions', Scope[]> = {
+  read: ['read'],
+  draft: ['read', 'draft'],
+  actions: ['read', 'draft', 'actions'],
+};
+
+const userItem = (orgId: string, u: OrgUser) => ({ PK: orgPk(orgId), SK: `USER#${u.userId}`, entity: 'User', orgId, ...u });
+
+/**
+ * Creates an organization with its owner, default statuses and starter keys.
+ * @returns the ids and the one-time key values `{ orgId, ownerUserId, keys: { read, draft, actions } }`
+ */
+export async function createOrganization(input: { name: string; ownerEmail: string; ownerFirstName?: string; ownerLastName?: string }) {
+  const orgId = randomUUID();
+  const owner: OrgUser = {
+    userId: randomUUID(),
+    email: input.ownerEmail.trim().toLowerCase(),
+    firstName: input.ownerFirstName ?? null,
+    lastName: input.ownerLastName ?? null,
+    role: 'owner',
+    createdAt: new Date().toISOString(),
+  };
+  const org: Organization = { orgId, name: input.name, ownerUserId: owner.userId, createdAt: owner.createdAt };
+  const keys = { read: newKeyValue('org'), draft: newKeyValue('org'), actions: newKeyValue('org') };
+  await transactWrite([
+    { Put: { TableName: tableName(), Item: { PK: orgPk(orgId), SK: 'ORG', entity: 'Organization', ...org }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { TableName: tableName(), Item: userItem(orgId, owner) } },
+    { Put: { TableName: tableName(), Item: statusVocabularyItem(orgId) } },
+    ...(Object.keys(keys) as (keyof typeof keys)[]).map((name) => ({
+      Put: {
+        TableName: tableName(),
+        Item: apiKeyItem({ orgId, userId: owner.userId, name: `starter ${name} key`, scopes: STARTER_KEYS[name], kind: 'org', keyId: randomUUID(), value: keys[name] }),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    })),
+  ]);
+  return { orgId, ownerUserId: owner.userId, keys };
+}
+
+/** Adds a member (used by seeding and the operator CLI). */
+export async function addUser(orgId: string, user: Omit<OrgUser, 'userId' | 'createdAt'>): Promise<OrgUser> {
+  const u: OrgUser = { ...user, userId: randomUUID(), createdAt: new Date().toISOString() };
+  await transactWrite([{ Put: { TableName: tableName(), Item: userItem(orgId, u), ConditionExpression: 'attribute_not_exists(SK)' } }]);
+  return u;
+}
+
+/** The organization, or undefined. */
+export async function getOrganization(orgId: string, consistent = false): Promise<Organization | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: 'ORG' }, ConsistentRead: consistent }));
+  if (!out.Item) return undefined;
+  const { orgId: id, name, ownerUserId, createdAt } = out.Item as Organization;
+  return { orgId: id, name, ownerUserId, createdAt };
+}
+
+/** The organization's members. */
+export async function listUsers(orgId: string): Promise<OrgUser[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :user)',
+      ExpressionAttributeValues: { ':pk': orgPk(orgId), ':user': 'USER#' },
+    }),
+  );
+  return (out.Items ?? []).map(({ userId, email, firstName, lastName, role, createdAt }) => ({ userId, email, firstName, lastName, role, createdAt }) as OrgUser);
+}

@@ -1,0 +1,43 @@
+/**
+ * The single table's key schema, shared by the CDK stack (`lib/`) and the local runtime, so both create
+ * exactly the same table. Attribute names are generic (`PK`/`SK`, `GSI1PK`/`GSI1SK`, ...): entities give
+ * them meaning (see docs/data-model.md).
+ */
+export const TABLE_KEYS = {
+  partitionKey: 'PK',
+  sortKey: 'SK',
+  ttlAttribute: 'ttl',
+  indexes: [
+    { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
+    { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
+  ],
+} as const;
+
+export type IndexName = (typeof TABLE_KEYS.indexes)[number]['indexName'];
+
+/**
+ * A `CreateTable` input for DynamoDB Local (on-demand, all string keys, ALL projections, streams with
+ * new and old images, as deployed).
+ */
+export function createTableInput(tableName: string) {
+  const attrs = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
+  TABLE_KEYS.indexes.forEach((i) => (attrs.add(i.partitionKey), attrs.add(i.sortKey)));
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: [...attrs].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+    KeySchema: [
+      { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: TABLE_KEYS.indexes.map((i) => ({
+      IndexName: i.indexName,
+      KeySchema: [
+        { AttributeName: i.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: i.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' as const },
+  };
+}

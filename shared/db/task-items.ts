@@ -1,0 +1,82 @@
+/**
+ * Task items. A task lives in its deal's item collection (`SK = TASK#<taskId>`), so reading a deal is one
+ * query; a reference item `PK = ORG#<orgId>#TASK#<taskId>`, `SK = TASK` (written in the same transaction)
+ * finds the deal from a task id, and its partition also holds the task's comments. While open, a task is
+ * in the sparse GSI1 `ORG#<orgId>#OPENTASKS` / `<dueDate>#<taskId>`.
+ */
+import { tableName } from '#db/client';
+import { gsi1, taskPk, txnPk } from '#db/keys';
+import { outboxPut, type Actor } from '#events/outbox';
+
+export interface Task {
+  id: string;
+  transactionId: string;
+  title: string;
+  description: string | null;
+  /** Calendar date `YYYY-MM-DD` (a date-time's date part is kept), or null. */
+  dueDate: string | null;
+  priority: number | null;
+  assigneeUserId: string | null;
+  /** Key-date type the task follows; its due date is that date + `dueOffsetDays`. */
+  linkedMilestoneName: string | null;
+  dueOffsetDays: number | null;
+  status: 'open' | 'completed';
+  completedAt: string | null;
+  completedBy: string | null;
+  completionNote: string | null;
+  address: string;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+const NO_DUE_DATE = '9999-12-31';
+
+/** Open-task index entry (absent once completed: the index is sparse). */
+export const openTaskIndex = (orgId: string, t: Pick<Task, 'dueDate' | 'id'>) => ({
+  GSI1PK: gsi1.openTasks(orgId),
+  GSI1SK: `${t.dueDate ?? NO_DUE_DATE}#${t.id}`,
+});
+
+export function taskItem(orgId: string, t: Task) {
+  return {
+    PK: txnPk(orgId, t.transactionId),
+    SK: `TASK#${t.id}`,
+    entity: 'Task',
+    orgId,
+    ...t,
+    ...(t.status === 'open' ? openTaskIndex(orgId, t) : {}),
+  };
+}
+
+export const taskRefKey = (orgId: string, taskId: string) => ({ PK: taskPk(orgId, taskId), SK: 'TASK' });
+
+/** The writes that create a task: the task, its reference item and `task.created`. */
+export function taskCreateItems(actor: Actor, t: Task, now: Date) {
+  return [
+    { Put: { TableName: tableName(), Item: taskItem(actor.orgId, t), ConditionExpression: 'attribute_not_exists(SK)' } },
+    { Put: { TableName: tableName(), Item: { ...taskRefKey(actor.orgId, t.id), entity: 'TaskRef', orgId: actor.orgId, transactionId: t.transactionId } } },
+    outboxPut(actor, 'task.created', { taskId: t.id, transactionId: t.transactionId, title: t.title, dueDate: t.dueDate }, now),
+  ];
+}
+
+export function toTask(item: Record<string, any>): Task {
+  const { id, transactionId, title, description, dueDate, priority, assigneeUserId, linkedMilestoneName, dueOffsetDays, status, completedAt, completedBy, completionNote, address, createdAt, createdBy } = item;
+  return {
+    id,
+    transactionId,
+    title,
+    description: description ?? null,
+    dueDate: dueDate ?? null,
+    priority: priority ?? null,
+    assigneeUserId: assigneeUserId ?? null,
+    linkedMilestoneName: linkedMilestoneName ?? null,
+    dueOffsetDays: dueOffsetDays ?? null,
+    status,
+    completedAt: completedAt ?? null,
+    completedBy: completedBy ?? null,
+    completionNote: completionNote ?? null,
+    address,
+    createdAt,
+    createdBy: createdBy ?? null,
+  };
+}

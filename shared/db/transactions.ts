@@ -1,0 +1,223 @@
+/**
+ * Transactions (deals). The deal and what it owns form one item collection, `PK = ORG#<orgId>#TXN#<id>`:
+ * `SK = TXN` (the deal), `KD#<type>` (key dates), `TASK#<id>` (tasks), `ACT#<iso>#<id>` (activity).
+ * GSI1 `ORG#<orgId>#TXNS` / `<updatedAt>#<id>` lists deals by update time; GSI2
+ * `ORG#<orgId>#TXNSTATUS#<status>` / `<updatedAt>#<id>` lists them by status.
+ */
+import { randomUUID } from 'node:crypto';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#db/client';
+import { gsi1, gsi2, txnPk } from '#db/keys';
+import { transactWrite, type TransactItem } from '#db/transact';
+import { outboxPut, type Actor } from '#events/outbox';
+import { toKeyDate, type KeyDate } from '#db/key-date-items';
+import { toTask, type Task } from '#db/task-items';
+import { toActivity, type Activity } from '#db/activity';
+import { NotFoundError } from '#http/errors';
+
+export interface PropertyAddress {
+  street: string;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+}
+
+export interface Transaction {
+  id: string;
+  propertyAddress: PropertyAddress;
+  address: string;
+  transactionType: 'Sale' | 'Purchase' | 'Listing';
+  side: 'Buyer' | 'Seller';
+  status: string;
+  notes: string | null;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+}
+
+/** A deal with everything its item collection holds. */
+export interface Deal extends Transaction {
+  keyDates: KeyDate[];
+  tasks: Task[];
+  recentActivity: Activity[];
+}
+
+/** One-line address, e.g. `1207 Live Oak Ln, Austin, TX 78704`. */
+export function formatAddress(a: PropertyAddress): string {
+  const tail = [a.state, a.zip].filter(Boolean).join(' ');
+  return [a.street, a.city, tail].filter(Boolean).join(', ');
+}
+
+/** GSI sort key that orders by update time, newest last (queries read it backwards). */
+const byUpdate = (t: Pick<Transaction, 'updatedAt' | 'id'>) => `${t.updatedAt}#${t.id}`;
+
+/** The deal item (also the index entries that list it). */
+export function transactionItem(orgId: string, t: Transaction) {
+  return {
+    PK: txnPk(orgId, t.id),
+    SK: 'TXN',
+    entity: 'Transaction',
+    orgId,
+    ...t,
+    searchText: `${t.address} ${t.status} ${t.notes ?? ''}`.toLowerCase(),
+    GSI1PK: gsi1.transactions(orgId),
+    GSI1SK: byUpdate(t),
+    GSI2PK: gsi2.transactionsByStatus(orgId, t.status),
+    GSI2SK: byUpdate(t),
+  };
+}
+
+export function toTransaction(item: Record<string, any>): Transaction {
+  const { id, propertyAddress, address, transactionType, side, status, notes, createdAt, updatedAt, closedAt } = item;
+  return { id, propertyAddress, address, transactionType, side, status, notes: notes ?? null, createdAt, updatedAt, closedAt: closedAt ?? null };
+}
+
+/**
+ * Creates a deal and emits `transaction.created`, plus any `extra` writes (key dates, tasks, ...) in the
+ * same transaction.
+ */
+export async function createTransaction(
+  actor: Actor,
+  input: Pick<Transaction, 'propertyAddress' | 'transactionType' | 'side' | 'status'> & { notes?: string | null },
+  extra: (t: Transaction) => TransactItem[] = () => [],
+  now = new Date(),
+): Promise<Transaction> {
+  const t: Transaction = {
+    id: randomUUID(),
+    propertyAddress: input.propertyAddress,
+    address: formatAddress(input.propertyAddress),
+    transactionType: input.transactionType,
+    side: input.side,
+    status: input.status,
+    notes: input.notes ?? null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    closedAt: null,
+  };
+  await transactWrite([
+    { Put: { TableName: tableName(), Item: transactionItem(actor.orgId, t), ConditionExpression: 'attribute_not_exists(PK)' } },
+    outboxPut(actor, 'transaction.created', { transactionId: t.id, address: t.address, status: t.status, side: t.side }, now),
+    ...extra(t),
+  ]);
+  return t;
+}
+
+/**
+ * The `Update` that bumps a deal's `updatedAt` (re-sorting it in the lists) and fails when the deal does
+ * not exist, so a write to a missing or foreign deal commits nothing.
+ */
+export function touchTransaction(orgId: string, t: Pick<Transaction, 'id' | 'status'>, now: Date, set: Record<string, unknown> = {}): TransactItem {
+  const updatedAt = now.toISOString();
+  const values: Record<string, unknown> = { ':u': updatedAt, ':g1': byUpdate({ updatedAt, id: t.id }) };
+  const names: Record<string, string> = {};
+  const sets = ['updatedAt = :u', 'GSI1SK = :g1', 'GSI2SK = :g1'];
+  Object.entries(set).forEach(([k, v], i) => {
+    names[`#s${i}`] = k;
+    values[`:s${i}`] = v;
+    sets.push(`#s${i} = :s${i}`);
+  });
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: { PK: txnPk(orgId, t.id), SK: 'TXN' },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(PK)',
+      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** Reads every page of a query. */
+export async function queryAll(input: QueryCommandInput): Promise<Record<string, any>[]> {
+  const items: Record<string, any>[] = [];
+  let ExclusiveStartKey: Record<string, any> | undefined;
+  do {
+    const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey }));
+    items.push(...(out.Items ?? []));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+}
+
+const RECENT_ACTIVITY = 20;
+
+/**
+ * The whole deal in one `Query` of its item collection (more only past 1 MB).
+ * @throws NotFoundError when the deal is absent or another organization's
+ */
+export async function getDeal(orgId: string, transactionId: string): Promise<Deal> {
+  const items = await queryAll({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': txnPk(orgId, transactionId) } });
+  const head = items.find((i) => i.SK === 'TXN');
+  if (!head) throw new NotFoundError('Transaction');
+  const of = (prefix: string) => items.filter((i) => String(i.SK).startsWith(prefix));
+  return {
+    ...toTransaction(head),
+    keyDates: of('KD#').map(toKeyDate).sort((a, b) => a.dateValue.localeCompare(b.dateValue)),
+    tasks: of('TASK#').map(toTask).sort(byDue),
+    recentActivity: of('ACT#').map(toActivity).reverse().slice(0, RECENT_ACTIVITY),
+  };
+}
+
+const byDue = (a: Task, b: Task) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999') || a.createdAt.localeCompare(b.createdAt);
+
+/**
+ * A page of deals, most recently updated first, optionally filtered by status (GSI2) and text `q`.
+ * Reads only as far as the requested page (plus one item to know whether more exist).
+ */
+export async function listTransactions(orgId: string, opts: { q?: string; status?: string; page: number; pageSize: number }) {
+  const wanted = opts.page * opts.pageSize + 1;
+  const q = opts.q?.trim().toLowerCase();
+  const base: QueryCommandInput = opts.status
+    ? { TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': gsi2.transactionsByStatus(orgId, opts.status) } }
+    : { TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.transactions(orgId) } };
+  const input: QueryCommandInput = {
+    ...base,
+    ScanIndexForward: false,
+    ...(q
+      ? { FilterExpression: 'contains(searchText, :q)', ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ':q': q } }
+      : { Limit: wanted }),
+  };
+  const found: Record<string, any>[] = [];
+  let ExclusiveStartKey: Record<string, any> | undefined;
+  do {
+    const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey }));
+    found.push(...(out.Items ?? []));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey && found.length < wanted);
+  const start = (opts.page - 1) * opts.pageSize;
+  return {
+    data: found.slice(start, start + opts.pageSize).map(toTransaction),
+    page: opts.page,
+    pageSize: opts.pageSize,
+    hasMore: found.length > start + opts.pageSize,
+  };
+}
+
+/** Every deal of the organization (GSI1), for address resolution. */
+export async function listAllTransactions(orgId: string, status?: string): Promise<Transaction[]> {
+  const items = status
+    ? await queryAll({ TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': gsi2.transactionsByStatus(orgId, status) } })
+    : await queryAll({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.transactions(orgId) } });
+  return items.map(toTransaction);
+}
+
+/** Replaces the deal's notes (null clears) and logs it. */
+export async function updateNotes(actor: Actor, t: Transaction, notes: string | null, now: Date): Promise<Transaction> {
+  const updated = { ...t, notes, updatedAt: now.toISOString() };
+  await transactWrite(
+    [touchTransaction(actor.orgId, t, now, { notes, searchText: transactionItem(actor.orgId, updated).searchText })],
+    () => new NotFoundError('Transaction'),
+  );
+  return updated;
+}
+
+/**
+ * The deal item alone (one `GetItem`), without its collection.
+ * @throws NotFoundError when absent or another organization's
+ */
+export async function getTransactionHead(orgId: string, transactionId: string): Promise<Transaction> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: txnPk(orgId, transactionId), SK: 'TXN' } }));
+  if (!out.Item) throw new NotFoundError('Transaction');
+  return toTransaction(out.Item);
+}

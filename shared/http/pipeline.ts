@@ -1,0 +1,51 @@
+/**
+ * Builds one resource group's Lambda handler: the named middleware chain (outermost first) of
+ * ARCHITECTURE.md "Request pipeline", then dispatch to the operation's handler by operationId.
+ * An operation of the group without a handler answers 501 `not_implemented`.
+ */
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { LambdaGroup } from '#api/types';
+import { NotImplementedError } from '#http/errors';
+import type { OperationHandler } from '#http/context';
+import { stateOfContext } from '#http/state';
+import { errorEnvelope } from '#http/middleware/error-envelope';
+import { resolveOperation } from '#http/middleware/resolve-operation';
+import { authenticate } from '#http/middleware/authenticate';
+import { validateInput } from '#http/middleware/validate-input';
+import { idempotency } from '#http/middleware/idempotency';
+
+export type GroupHandler = middy.MiddyfiedHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>;
+
+/**
+ * @param group the Lambda group whose routes this function serves
+ * @param handlers operationId → implementation (operations of the group without one answer 501)
+ */
+export function groupHandler(group: LambdaGroup, handlers: Record<string, OperationHandler>): GroupHandler {
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    .use(errorEnvelope())
+    .use(resolveOperation(group))
+    .use(authenticate())
+    .use(validateInput())
+    .use(idempotency())
+    .handler(async (event, context) => {
+      const state = stateOfContext(context);
+      const op = state.op!;
+      const impl = handlers[op.operationId];
+      if (!impl || op.availability.status !== 'implemented') {
+        throw new NotImplementedError(op.operationId, op.availability.status === 'planned' ? op.availability.issue : 'no handler');
+      }
+      const result = await impl(state.input!, {
+        op,
+        principal: state.principal!,
+        requestId: context.awsRequestId,
+        now: state.now,
+        event,
+      });
+      return {
+        statusCode: result.statusCode ?? 200,
+        headers: { 'content-type': 'application/json', ...result.headers },
+        body: JSON.stringify(result.body),
+      };
+    });
+}

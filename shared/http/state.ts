@@ -1,0 +1,23 @@
+/**
+ * Per-request pipeline state. Middlewares read it from middy's `request.internal`; the final handler,
+ * which middy calls with `(event, context)` only, finds the same object through the invocation context.
+ */
+import type middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import type { PipelineState } from '#http/context';
+
+const byContext = new WeakMap<object, PipelineState>();
+
+/** The state of a middy request (created on first use). */
+export function stateOf(request: middy.Request): PipelineState {
+  const state = request.internal as unknown as PipelineState;
+  byContext.set(request.context, state);
+  return state;
+}
+
+/** The state the middlewares built for this invocation. */
+export function stateOfContext(context: Context): PipelineState {
+  const state = byContext.get(context);
+  if (!state) throw new Error('pipeline state missing');
+  return state;
+}
