@@ -7,13 +7,14 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda
 import { operationByRouteKey } from '#api/operations';
 import type { LambdaGroup } from '#api/types';
 import { ApiError } from '#http/errors';
+import { clockNow } from '#ports/clock';
 import { stateOf } from '#http/state';
 
 export function resolveOperation(group: LambdaGroup): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2> {
   return {
     before: async (request) => {
       const state = stateOf(request);
-      state.now = new Date();
+      state.now = clockNow();
       const op = operationByRouteKey(request.event.routeKey);
       if (!op || op.group !== group) {
         throw new ApiError(404, 'not_found', `No route for ${request.event.requestContext?.http?.method ?? ''} ${request.event.rawPath}.`);

@@ -1,0 +1,26 @@
+/**
+ * Vitest reporter that ends the run with one plain line, `N passed, N failed` (CI reads it). A test file
+ * that fails to load, and an unhandled error, each count as one failure.
+ */
+import type { Reporter, TestModule } from 'vitest/node';
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    let passed = 0;
+    let failed = unhandledErrors.length;
+    let skipped = 0;
+    for (const mod of testModules) {
+      let count = 0;
+      for (const test of mod.children.allTests()) {
+        count++;
+        const state = test.result().state;
+        if (state === 'passed') passed++;
+        else if (state === 'failed') failed++;
+        else skipped++;
+      }
+      if (count === 0 && mod.state() === 'failed') failed++;
+    }
+    // Printed after vitest's own summary, so it is the run's last line.
+    setImmediate(() => process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`));
+  }
+}
