@@ -4,7 +4,6 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    setupFiles: ['test/support/quiet-sdk.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     pool: 'forks',
     maxWorkers: 2,

@@ -4,7 +4,7 @@
  * organization on first start, writes `.data/local-credentials.json`, and serves
  * `http://127.0.0.1:${PORT:-3000}/api/v1/...` through the real Lambda handlers. Ctrl-C stops everything.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { JavaMissingError, startDynamoDbLocal } from '#lib/local/dynamodb-local';
 import { ensureTable } from '#lib/local/ensure-table';
@@ -14,6 +14,7 @@ const DATA_DIR = path.resolve(process.env.DATA_DIR ?? '.data');
 const PORT = Number(process.env.PORT ?? 3000);
 const TABLE = process.env.TABLE_NAME ?? 'tcs-local';
 const CREDENTIALS = path.join(DATA_DIR, 'local-credentials.json');
+const RUNTIME = path.join(DATA_DIR, 'local-runtime.json');
 
 async function main() {
   const t0 = Date.now();
@@ -33,6 +34,8 @@ async function main() {
   process.env.LOCAL_MODE = 'true';
   await ensureTable(ddb.endpoint, TABLE);
   const api = await startLocalApi({ port: PORT });
+  // Lets `npm run admin` reach this DynamoDB Local while it runs.
+  writeFileSync(RUNTIME, JSON.stringify({ endpoint: ddb.endpoint, tableName: TABLE, pid: process.pid, baseUrl: api.baseUrl }) + '\n');
 
   let creds = existsSync(CREDENTIALS) ? JSON.parse(readFileSync(CREDENTIALS, 'utf8')) : undefined;
   if (!creds) {
@@ -57,6 +60,7 @@ async function main() {
     console.log('\nStopping…');
     await api.close();
     await ddb.stop();
+    rmSync(RUNTIME, { force: true });
     process.exit(0);
   };
   process.on('SIGINT', stop);

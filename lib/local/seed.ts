@@ -5,7 +5,7 @@
 import { createOrganization, addUser } from '#db/orgs';
 import { createTransaction } from '#db/transactions';
 import { upsertKeyDates } from '#db/key-dates';
-import { createTask } from '#db/tasks';
+import { completeTask, createTask, listOpenTasks } from '#db/tasks';
 import { changeStatus } from '#db/transaction-status';
 import { addDays, dateOf } from '#domain/calendar';
 
@@ -41,6 +41,10 @@ export async function seedDemo(now = new Date()): Promise<SeededOrg> {
     if (deal.status !== 'Prospect') {
       if (deal.status === 'Clear to Close') await changeStatus(actor, t.id, 'Under Contract', now);
       await changeStatus(actor, t.id, deal.status, now);
+    }
+    // A coordinator would have finished what fell due before today.
+    for (const task of await listOpenTasks(actor, { transactionId: t.id, limit: 50 })) {
+      if (task.dueDate && task.dueDate < today) await completeTask(actor, task.id, 'Done (demo seed)', now);
     }
   }
   return { orgId: org.orgId, keys: org.keys };

@@ -1,0 +1,133 @@
+/**
+ * Operator CLI (`npm run admin -- ...`). Works on a deployed table when `TABLE_NAME` is set (AWS
+ * credentials from the usual chain), otherwise on the local runtime's table: the running `npm start`'s
+ * DynamoDB Local, or, when none runs, a DynamoDB Local it starts on `.data/` for the command.
+ *
+ *   org create --name NAME --owner-email EMAIL [--owner-first-name F] [--owner-last-name L]
+ *   key create --org ORG_ID [--scopes read,draft,actions] [--name NAME] [--user USER_ID]
+ *   key revoke --org ORG_ID --key-id KEY_ID
+ *   key list   --org ORG_ID
+ *
+ * Output is JSON on stdout; errors go to stderr with exit code 1 (usage) or 2 (not found).
+ */
+import { parseArgs } from 'node:util';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Scope } from '#api/types';
+
+const USAGE = `usage:
+  npm run admin -- org create --name NAME --owner-email EMAIL [--owner-first-name F] [--owner-last-name L]
+  npm run admin -- key create --org ORG_ID [--scopes read,draft,actions] [--name NAME] [--user USER_ID]
+  npm run admin -- key revoke --org ORG_ID --key-id KEY_ID
+  npm run admin -- key list --org ORG_ID`;
+
+const SCOPES: Scope[] = ['read', 'draft', 'actions'];
+
+class UsageError extends Error {}
+
+/** Points the repositories at a table; returns a cleanup function. */
+async function connect(): Promise<() => Promise<void>> {
+  if (process.env.TABLE_NAME && !process.env.LOCAL_RUNTIME) return async () => undefined;
+  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
+  const runtimeFile = path.join(dataDir, 'local-runtime.json');
+  if (existsSync(runtimeFile)) {
+    const rt = JSON.parse(readFileSync(runtimeFile, 'utf8')) as { endpoint: string; tableName: string; pid: number };
+    if (isAlive(rt.pid)) {
+      process.env.DYNAMODB_ENDPOINT = rt.endpoint;
+      process.env.TABLE_NAME = rt.tableName;
+      return async () => undefined;
+    }
+  }
+  const { startDynamoDbLocal } = await import('#lib/local/dynamodb-local');
+  const { ensureTable } = await import('#lib/local/ensure-table');
+  const ddb = await startDynamoDbLocal({ dataDir: path.join(dataDir, 'dynamodb') });
+  process.env.DYNAMODB_ENDPOINT = ddb.endpoint;
+  process.env.TABLE_NAME ??= 'tcs-local';
+  await ensureTable(ddb.endpoint, process.env.TABLE_NAME);
+  return () => ddb.stop();
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseScopes(raw: string | undefined): Scope[] {
+  const list = (raw ?? 'read').split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = list.filter((s) => !SCOPES.includes(s as Scope));
+  if (bad.length || !list.length) throw new UsageError(`--scopes must be a comma list of ${SCOPES.join(', ')}`);
+  return list as Scope[];
+}
+
+async function run(argv: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      'owner-email': { type: 'string' },
+      'owner-first-name': { type: 'string' },
+      'owner-last-name': { type: 'string' },
+      org: { type: 'string' },
+      scopes: { type: 'string' },
+      user: { type: 'string' },
+      'key-id': { type: 'string' },
+    },
+  });
+  const [noun, verb] = positionals;
+  const need = (k: keyof typeof values) => {
+    const v = values[k];
+    if (typeof v !== 'string' || !v.trim()) throw new UsageError(`--${k} is required`);
+    return v.trim();
+  };
+  const orgs = await import('#db/orgs');
+  const keys = await import('#db/api-keys');
+  if (noun === 'org' && verb === 'create') {
+    const name = need('name');
+    const email = need('owner-email');
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError('--owner-email must be an email address');
+    const org = await orgs.createOrganization({ name, ownerEmail: email, ownerFirstName: values['owner-first-name'], ownerLastName: values['owner-last-name'] });
+    return { orgId: org.orgId, ownerUserId: org.ownerUserId, keys: org.keys };
+  }
+  if (noun === 'key') {
+    const orgId = need('org');
+    const org = await orgs.getOrganization(orgId);
+    if (!org) throw Object.assign(new Error(`organization ${orgId} not found`), { exitCode: 2 });
+    if (verb === 'create') {
+      const scopes = parseScopes(values.scopes);
+      const userId = values.user ?? org.ownerUserId;
+      const created = await keys.createApiKey({ orgId, userId, name: values.name ?? `cli key (${scopes.join('+')})`, scopes });
+      return { keyId: created.keyId, key: created.value, scopes, userId };
+    }
+    if (verb === 'revoke') {
+      const keyId = need('key-id');
+      if (!(await keys.revokeApiKey(orgId, keyId))) throw Object.assign(new Error(`key ${keyId} not found`), { exitCode: 2 });
+      return { keyId, revoked: true };
+    }
+    if (verb === 'list') {
+      return (await keys.listApiKeys(orgId)).map(({ keyId, name, scopes, displayPrefix, createdAt, revokedAt, userId }) => ({ keyId, name, scopes, displayPrefix, userId, createdAt, revokedAt: revokedAt ?? null }));
+    }
+  }
+  throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
+}
+
+async function main() {
+  let cleanup: () => Promise<void> = async () => undefined;
+  try {
+    cleanup = await connect();
+    const out = await run(process.argv.slice(2));
+    console.log(JSON.stringify(out, null, 2));
+  } catch (err) {
+    const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    console.error(`error: ${(err as Error).message}${usage ? `\n${USAGE}` : ''}`);
+    process.exitCode = usage ? 1 : ((err as { exitCode?: number }).exitCode ?? 1);
+  } finally {
+    await cleanup();
+  }
+}
+
+void main();
