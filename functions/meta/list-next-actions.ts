@@ -6,7 +6,7 @@ import type { OperationHandler } from '#http/context';
 import { getDeal } from '#db/transactions';
 import { listOpenTasks } from '#db/tasks';
 import { listUpcomingKeyDates } from '#db/key-dates';
-import { dateOf } from '#domain/calendar';
+import { addDays, dateOf } from '#domain/calendar';
 import { rankNextActions } from '#domain/next-actions';
 import type { Task } from '#db/task-items';
 import type { KeyDate } from '#db/key-date-items';
@@ -22,7 +22,8 @@ export const listNextActions: OperationHandler = async ({ query }, { principal, 
   if (query.transactionId) {
     const deal = await getDeal(principal.orgId, query.transactionId);
     tasks = deal.tasks.filter((t) => t.status === 'open');
-    keyDates = deal.keyDates.filter((k) => !k.completedAt);
+    const until = addDays(today, HORIZON_DAYS);
+    keyDates = deal.keyDates.filter((k) => !k.completedAt && k.dateValue <= until);
   } else {
     [tasks, keyDates] = await Promise.all([
       listOpenTasks({ orgId: principal.orgId, userId: principal.userId }, { limit: CANDIDATES }),

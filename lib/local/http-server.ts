@@ -26,9 +26,9 @@ export async function startLocalApi(opts: { port: number; host?: string }): Prom
       if (size <= MAX_BODY_BYTES) chunks.push(c);
     });
     req.on('end', async () => {
-      if (size > MAX_BODY_BYTES) return send(res, { statusCode: 413, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'validation_error', message: 'Request body too large.', fields: { body: `must be at most ${MAX_BODY_BYTES} bytes` } } }) });
-      const { event, group } = toApiEvent(req, Buffer.concat(chunks));
+      if (size > MAX_BODY_BYTES) return send(res, { statusCode: 422, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'validation_error', message: 'Request body too large.', fields: { body: `must be at most ${MAX_BODY_BYTES} bytes` } } }) });
       try {
+        const { event, group } = toApiEvent(req, Buffer.concat(chunks));
         const mod = await groupModules[group]();
         const result = (await mod.handler(event, localContext(`local-${group}`, event.requestContext.requestId))) as APIGatewayProxyStructuredResultV2;
         send(res, result);

@@ -87,6 +87,15 @@ const compiled: CompiledRoute[] = operations
   // API Gateway prefers the most specific route: literal segments beat {params}.
   .sort((a, b) => b.literalSegments - a.literalSegments);
 
+/** Percent-decodes a path segment; a malformed escape (`%E0%A4%A`) is kept as written for validation to refuse. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /**
  * Matches a concrete request path the way API Gateway's HTTP API does (greatest number of literal
  * segments wins). Returns the operation and its decoded path parameters, or undefined (→ `$default`).
@@ -101,7 +110,7 @@ export function matchRoute(
     if (!m) continue;
     const pathParameters: Record<string, string> = {};
     route.names.forEach((name, i) => {
-      pathParameters[name] = decodeURIComponent(m[i + 1]);
+      pathParameters[name] = decodeSegment(m[i + 1]);
     });
     return { op: route.op, pathParameters };
   }

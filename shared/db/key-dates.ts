@@ -10,7 +10,7 @@ import { openTaskIndex, type Task } from '#db/task-items';
 import { getDeal, touchTransaction, type Deal } from '#db/transactions';
 import { transactWrite, MAX_TRANSACT_ITEMS, type TransactItem } from '#db/transact';
 import { outboxPut, type Actor } from '#events/outbox';
-import { addDays, dayNumber } from '#domain/calendar';
+import { addDays, dayNumber, daysBetween } from '#domain/calendar';
 import { NotFoundError, ValidationError } from '#http/errors';
 
 export interface KeyDateChange {
@@ -57,21 +57,28 @@ export function planKeyDateWrites(actor: Actor, deal: Deal, changes: KeyDateChan
     if (prev?.dateValue !== next.dateValue) {
       deal.tasks
         .filter((t) => t.status === 'open' && t.linkedMilestoneName === next.keyDateType)
-        .forEach((t) => items.push(moveTask(actor.orgId, t, addDays(next.dateValue, t.dueOffsetDays ?? 0))));
+        .forEach((t) =>
+          items.push(
+            t.dueOffsetDays === null && t.dueDate
+              ? // Dated before its key date existed: keep the date, remember the offset from now on.
+                moveTask(actor.orgId, t, t.dueDate, daysBetween(next.dateValue, t.dueDate))
+              : moveTask(actor.orgId, t, addDays(next.dateValue, t.dueOffsetDays ?? 0), t.dueOffsetDays ?? 0),
+          ),
+        );
     }
   }
   return { keyDates: result, items };
 }
 
-/** The `Update` that sets a task's due date (and its open-task index position). */
-function moveTask(orgId: string, t: Task, dueDate: string): TransactItem {
+/** The `Update` that sets a task's due date, its offset from the linked key date and its open-task index position. */
+function moveTask(orgId: string, t: Task, dueDate: string, dueOffsetDays: number): TransactItem {
   return {
     Update: {
       TableName: tableName(),
       Key: { PK: `ORG#${orgId}#TXN#${t.transactionId}`, SK: `TASK#${t.id}` },
-      UpdateExpression: 'SET dueDate = :d, GSI1SK = :g',
+      UpdateExpression: 'SET dueDate = :d, dueOffsetDays = :o, GSI1SK = :g',
       ConditionExpression: 'attribute_exists(SK)',
-      ExpressionAttributeValues: { ':d': dueDate, ':g': openTaskIndex(orgId, { dueDate, id: t.id }).GSI1SK },
+      ExpressionAttributeValues: { ':d': dueDate, ':o': dueOffsetDays, ':g': openTaskIndex(orgId, { dueDate, id: t.id }).GSI1SK },
     },
   };
 }

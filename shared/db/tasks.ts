@@ -44,7 +44,8 @@ export async function createTask(actor: Actor, transactionId: string, input: New
     priority: input.priority ?? null,
     assigneeUserId: input.assigneeUserId ?? null,
     linkedMilestoneName: input.linkedMilestoneName ?? null,
-    dueOffsetDays: linked && dueDate ? daysBetween(linked.dateValue, dueDate) : input.linkedMilestoneName ? 0 : null,
+    // Offset from the linked key date; unknown (null) while the deal lacks that date and a due date was given.
+    dueOffsetDays: linked && dueDate ? daysBetween(linked.dateValue, dueDate) : input.linkedMilestoneName && !given ? 0 : null,
     status: 'open',
     completedAt: null,
     completedBy: null,

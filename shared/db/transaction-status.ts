@@ -59,9 +59,10 @@ export async function changeStatus(actor: Actor, transactionId: string, status: 
     createdAt: now.toISOString(),
     createdBy: actor.userId,
   }));
-  const closedAt = plan.closes ? now.toISOString() : deal.closedAt;
+  // Reopening a closed deal clears closedAt; entering a closed status stamps it.
+  const closedAt = plan.closes ? now.toISOString() : null;
   const updated: Deal = { ...deal, status: def.name, closedAt, updatedAt: now.toISOString() };
-  const { entry, put } = activityPut(actor.orgId, { transactionId, type: 'status_changed', summary: `Status changed from ${deal.status} to ${def.name}`, details: null, userId: actor.userId }, now);
+  const { put } = activityPut(actor.orgId, { transactionId, type: 'status_changed', summary: `Status changed from ${deal.status} to ${def.name}`, details: null, userId: actor.userId }, now);
   const items = [
     touchTransaction(actor.orgId, deal, now, {
       status: def.name,
@@ -78,14 +79,9 @@ export async function changeStatus(actor: Actor, transactionId: string, status: 
   ];
   if (items.length > MAX_TRANSACT_ITEMS) throw new Error(`status cascade of ${items.length} writes exceeds one transaction`);
   await transactWrite(items, () => new NotFoundError('Transaction'));
-  const byType = new Map(shifted.keyDates.map((k) => [k.keyDateType, k]));
+  // Re-read rather than re-derive: tasks moved with shifted dates, new tasks sort among the old.
   return {
-    transaction: {
-      ...updated,
-      keyDates: deal.keyDates.map((k) => byType.get(k.keyDateType) ?? k),
-      tasks: [...deal.tasks, ...tasks],
-      recentActivity: [entry, ...deal.recentActivity].slice(0, 20),
-    },
+    transaction: await getDeal(actor.orgId, transactionId),
     changed: true,
     cascade: { tasksCreated: tasks, keyDatesShifted: plan.shifts.map(({ keyDateType, from, to }) => ({ keyDateType, from, to })) },
   };

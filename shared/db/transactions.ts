@@ -12,7 +12,7 @@ import { transactWrite, type TransactItem } from '#db/transact';
 import { outboxPut, type Actor } from '#events/outbox';
 import { toKeyDate, type KeyDate } from '#db/key-date-items';
 import { toTask, type Task } from '#db/task-items';
-import { toActivity, type Activity } from '#db/activity';
+import { activityPut, toActivity, type Activity } from '#db/activity';
 import { NotFoundError } from '#http/errors';
 
 export interface PropertyAddress {
@@ -202,11 +202,12 @@ export async function listAllTransactions(orgId: string, status?: string): Promi
   return items.map(toTransaction);
 }
 
-/** Replaces the deal's notes (null clears) and logs it. */
+/** Replaces the deal's notes (null clears) and records the change in its activity log. */
 export async function updateNotes(actor: Actor, t: Transaction, notes: string | null, now: Date): Promise<Transaction> {
   const updated = { ...t, notes, updatedAt: now.toISOString() };
+  const { put } = activityPut(actor.orgId, { transactionId: t.id, type: 'notes_updated', summary: notes === null ? 'Notes cleared' : 'Notes updated', details: null, userId: actor.userId }, now);
   await transactWrite(
-    [touchTransaction(actor.orgId, t, now, { notes, searchText: transactionItem(actor.orgId, updated).searchText })],
+    [touchTransaction(actor.orgId, t, now, { notes, searchText: transactionItem(actor.orgId, updated).searchText }), put],
     () => new NotFoundError('Transaction'),
   );
   return updated;

@@ -1,0 +1,105 @@
+/**
+ * Bundle size and module-init time of each Lambda group's handler, beside a baseline bundle that holds
+ * only a DynamoDB document client. Bundled with esbuild's JS API with the settings `lib/service-function.ts`
+ * ships (ESM, node22, minified, source map without sources, `mainFields` module-first, the `require` shim
+ * banner, AWS SDK bundled).
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { build, stop, type BuildOptions, type Metafile } from 'esbuild';
+import { median } from './stats.ts';
+
+const run = promisify(execFile);
+
+/** The banner the functions ship with: lets the ESM bundle load CommonJS code that calls `require`. */
+export const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+const BASELINE_SOURCE = `
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+export const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+`;
+
+export interface BundleInfo {
+  name: string;
+  file: string;
+  bytes: number;
+  /** The three largest npm packages in the bundle (bytes of output they contribute). */
+  topPackages: { name: string; bytes: number }[];
+}
+
+const common = (outfile: string): BuildOptions => ({
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  minify: true,
+  sourcemap: 'external',
+  sourcesContent: false,
+  mainFields: ['module', 'main'],
+  banner: { js: REQUIRE_BANNER },
+  outfile,
+  metafile: true,
+  logLevel: 'silent',
+});
+
+function topPackages(meta: Metafile, outfile: string): BundleInfo['topPackages'] {
+  const out = Object.entries(meta.outputs).find(([f]) => path.resolve(f) === path.resolve(outfile))?.[1];
+  const byPkg = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(out?.inputs ?? {})) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    const name = m ? m[1] : '(project)';
+    byPkg.set(name, (byPkg.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...byPkg].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, 3);
+}
+
+/** Stops esbuild's background service (so it cannot disturb the init measurements). */
+export function stopBundler(): void {
+  stop();
+}
+
+/** Bundles `functions/<group>/handler.ts` of each group into `<outDir>/<group>/index.mjs`. */
+export async function bundleGroups(root: string, groups: readonly string[], outDir: string): Promise<BundleInfo[]> {
+  return Promise.all(
+    groups.map(async (group) => {
+      const outfile = path.join(outDir, group, 'index.mjs');
+      mkdirSync(path.dirname(outfile), { recursive: true });
+      const result = await build({ ...common(outfile), absWorkingDir: root, entryPoints: [path.join(root, 'functions', group, 'handler.ts')] });
+      return { name: group, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(result.metafile!, outfile) };
+    }),
+  );
+}
+
+/** Bundles the baseline: a module that only constructs `DynamoDBDocumentClient.from(new DynamoDBClient({}))`. */
+export async function bundleBaseline(root: string, outDir: string): Promise<BundleInfo> {
+  const outfile = path.join(outDir, 'baseline-dynamodb-client', 'index.mjs');
+  mkdirSync(path.dirname(outfile), { recursive: true });
+  const result = await build({ ...common(outfile), absWorkingDir: root, stdin: { contents: BASELINE_SOURCE, resolveDir: root, sourcefile: 'baseline-dynamodb-client.ts', loader: 'ts' } });
+  return { name: 'baseline (DynamoDB client only)', file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(result.metafile!, outfile) };
+}
+
+/** One fresh `node` process importing `file`; resolves with the import's duration (ms) as the module measured it. */
+export async function measureInitOnce(file: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const script = `const t=performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now()-t)`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env, timeout: 30_000 });
+  const ms = Number(stdout.trim().split('\n').pop());
+  if (!Number.isFinite(ms)) throw new Error(`init of ${file}: unexpected output ${JSON.stringify(stdout)}`);
+  return ms;
+}
+
+/**
+ * Median init time of each bundle over `runs` fresh processes, after one untimed import of each (warm file
+ * cache). Rounds are interleaved (every bundle once per round, baseline included) so machine noise spreads
+ * evenly over all of them.
+ * @returns bundle file → { medianMs, samplesMs }
+ */
+export async function measureInit(files: string[], runs: number, env: NodeJS.ProcessEnv): Promise<Map<string, { medianMs: number; samplesMs: number[] }>> {
+  const samples = new Map(files.map((f) => [f, [] as number[]]));
+  for (const f of files) await measureInitOnce(f, env);
+  for (let r = 0; r < runs; r++) for (const f of files) samples.get(f)!.push(await measureInitOnce(f, env));
+  return new Map([...samples].map(([f, s]) => [f, { medianMs: median(s), samplesMs: s }]));
+}

@@ -1,0 +1,79 @@
+/**
+ * `toErrorResponse`, the one place an error becomes an HTTP response (spec "Errors"): ApiError subclasses
+ * keep status, code, fields and headers; anything else is a 500 that reveals nothing internal.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  ConflictError,
+  ForbiddenError,
+  InsufficientScopeError,
+  NotFoundError,
+  NotImplementedError,
+  RateLimitedError,
+  toErrorResponse,
+  UnauthorizedError,
+  ValidationError,
+} from '#http/errors';
+
+const parse = (body: string) => JSON.parse(body) as { error: { code: string; message: string; fields?: Record<string, string> } };
+
+describe('toErrorResponse', () => {
+  it.each([
+    [new UnauthorizedError(), 401, 'unauthorized'],
+    [new InsufficientScopeError('actions'), 403, 'insufficient_scope'],
+    [new ForbiddenError('Only the author may delete a comment.'), 403, 'forbidden'],
+    [new NotFoundError('Transaction'), 404, 'not_found'],
+    [new ConflictError('still running'), 409, 'conflict'],
+    [new NotImplementedError('sendTransactionEmail', 'issue 12'), 501, 'not_implemented'],
+  ])('keeps the status and code of %s', (err, status, code) => {
+    const res = toErrorResponse(err);
+
+    expect(res.statusCode).toBe(status);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(parse(res.body)).toEqual({ error: { code, message: err.message } });
+  });
+
+  it('keeps the fields of a validation error', () => {
+    const res = toErrorResponse(new ValidationError({ 'keyDates[0].dateValue': 'is not a real calendar date' }));
+
+    expect(res.statusCode).toBe(422);
+    expect(parse(res.body).error).toEqual({
+      code: 'validation_error',
+      message: 'The request is invalid.',
+      fields: { 'keyDates[0].dateValue': 'is not a real calendar date' },
+    });
+  });
+
+  it('sends Retry-After: 60 with a 429', () => {
+    const res = toErrorResponse(new RateLimitedError('write'));
+
+    expect(res.statusCode).toBe(429);
+    expect(res.headers).toEqual({ 'content-type': 'application/json', 'Retry-After': '60' });
+    expect(parse(res.body).error.code).toBe('rate_limited');
+    expect(parse(res.body).error.message).toContain('write');
+  });
+
+  it('turns a plain Error into a 500 internal_error without its message or stack', () => {
+    const err = new Error('ECONNREFUSED 10.0.3.7:8000 table test-secret-table');
+
+    const res = toErrorResponse(err, 'req-42');
+
+    expect(res.statusCode).toBe(500);
+    const body = parse(res.body);
+    expect(body.error.code).toBe('internal_error');
+    expect(body.error.message).toContain('req-42');
+    expect(body.error.fields).toBeUndefined();
+    expect(res.body).not.toContain('ECONNREFUSED');
+    expect(res.body).not.toContain('test-secret-table');
+    expect(res.body).not.toContain('at ');
+  });
+
+  it('treats thrown non-errors (strings, objects) as internal errors too', () => {
+    for (const thrown of ['raw string secret', { statusCode: 404, code: 'not_found' }]) {
+      const res = toErrorResponse(thrown);
+      expect(res.statusCode).toBe(500);
+      expect(res.body).not.toContain('secret');
+      expect(parse(res.body).error.code).toBe('internal_error');
+    }
+  });
+});
