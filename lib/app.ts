@@ -1,0 +1,40 @@
+/**
+ * Wires the CDK app: the service stack (named by context) and the cdk-nag AWS Solutions pack. Shared by
+ * `bin/app.ts` and the infra tests, so the tests check exactly what `cdk synth` builds.
+ */
+import { type App, Validations } from 'aws-cdk-lib';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { TransactionCoordinationStack } from './stack.ts';
+
+/** Default CloudFormation stack name (context `stackName` overrides it). */
+export const DEFAULT_STACK_NAME = 'tcs-dev';
+
+/**
+ * Adds the stack and cdk-nag to `app`. Context read:
+ * - `stackName` (string, default `tcs-dev`)
+ * - `tableDeletionProtection` (`false` to allow deleting the table; default true)
+ * - `alarmTopicArn` (SNS topic ARN for alarm notifications; default none)
+ * cdk-nag 3 is a policy-validation plugin: it runs at `app.synth()` and fails synthesis on any
+ * unacknowledged error (report in `cdk.out/policy-validation-report.json`).
+ */
+export function configureApp(app: App): TransactionCoordinationStack {
+  const stackName = String(app.node.tryGetContext('stackName') ?? DEFAULT_STACK_NAME);
+  const protection = app.node.tryGetContext('tableDeletionProtection');
+  const alarmTopicArn = app.node.tryGetContext('alarmTopicArn') as string | undefined;
+
+  const stack = new TransactionCoordinationStack(app, 'TransactionCoordinationStack', {
+    stackName,
+    description: 'Transaction-coordination service: HTTP API, Lambda, DynamoDB',
+    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    tableDeletionProtection: !(protection === false || protection === 'false'),
+  });
+  if (alarmTopicArn) {
+    const topic = sns.Topic.fromTopicArn(stack, 'AlarmTopic', alarmTopicArn);
+    for (const alarm of stack.dashboard.alarms) alarm.addAlarmAction(new SnsAction(topic));
+  }
+
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return stack;
+}

@@ -1,0 +1,136 @@
+/**
+ * `ServiceHttpApi`: the API Gateway HTTP API, one route per manifest operation (`shared/api/operations.ts`),
+ * each integrated with its group's Lambda, plus `$default` → the `meta` function (unknown routes answer 404 in
+ * the JSON error envelope instead of API Gateway's own `{"message":"Not Found"}`).
+ */
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { operations } from '#api/operations';
+import type { LambdaGroup, OperationSpec } from '#api/types';
+
+/** The group whose function serves `$default` (see functions/meta/handler.ts). */
+export const DEFAULT_ROUTE_GROUP: LambdaGroup = 'meta';
+
+/** Inputs of `ServiceHttpApi`: the functions, and stage-wide throttling/log settings. */
+export interface ServiceHttpApiProps {
+  /** The function serving each group; must cover every group in `operations` and `meta`. */
+  readonly functionOf: (group: LambdaGroup) => lambda.IFunction;
+  /** Operations to route. Default: the whole manifest. */
+  readonly operations?: readonly OperationSpec[];
+  /** Stage-wide token bucket: steady requests/second. Default 100. Per-credential limits live in the Lambda. */
+  readonly throttleRateLimit?: number;
+  /** Stage-wide token bucket: burst capacity (requests). Default 200. */
+  readonly throttleBurstLimit?: number;
+  /** Access log retention. Default one month. */
+  readonly accessLogRetention?: logs.RetentionDays;
+}
+
+/** Fields of one access log line (JSON), from HTTP API `$context` variables. Latencies are ms. */
+const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  httpMethod: '$context.httpMethod',
+  routeKey: '$context.routeKey',
+  path: '$context.path',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+};
+
+/**
+ * HTTP API with a `$default` stage (auto-deploy, throttled, JSON access logs) and routes derived from the
+ * manifest. Authentication is not an API Gateway authorizer: the Lambdas verify `mcp_at_`/`rsk_` keys
+ * themselves (shared/http/middleware/authenticate.ts), because the rate limit and the key lookup are one
+ * DynamoDB call. (OAuth JWTs are not accepted yet: 401.)
+ */
+export class ServiceHttpApi extends Construct {
+  readonly api: apigwv2.HttpApi;
+  /** The `$default` stage (no stage segment in URLs). */
+  readonly stage: apigwv2.HttpStage;
+  /** JSON access log lines, one per request (fields: `ACCESS_LOG_FIELDS`). */
+  readonly accessLogs: logs.LogGroup;
+  /** Invoke URL, ending in `/` (e.g. `https://abc123.execute-api.eu-west-1.amazonaws.com/`). */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: ServiceHttpApiProps) {
+    super(scope, id);
+    const ops = props.operations ?? operations;
+
+    this.api = new apigwv2.HttpApi(this, 'Api', {
+      description: 'Transaction-coordination API (/api/v1)',
+      createDefaultStage: false,
+    });
+
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.accessLogRetention ?? logs.RetentionDays.ONE_MONTH,
+      // The request trail outlives a stack delete (it still expires after `retention`).
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.stage = new apigwv2.HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: props.throttleRateLimit ?? 100, burstLimit: props.throttleBurstLimit ?? 200 },
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+    });
+    this.url = this.stage.url;
+
+    // One integration per group, shared by its routes. `scopePermissionToRoute: false` gives each function one
+    // Lambda permission for this API (`<apiId>/*/*/*`) instead of one per route (~116 fewer resources).
+    const integrations = new Map<LambdaGroup, HttpLambdaIntegration>();
+    const integrationOf = (group: LambdaGroup) => {
+      let integration = integrations.get(group);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${pascal(group)}Integration`, props.functionOf(group), {
+          scopePermissionToRoute: false,
+        });
+        integrations.set(group, integration);
+      }
+      return integration;
+    };
+
+    for (const op of ops) {
+      new apigwv2.HttpRoute(this.api, `Route${op.operationId[0].toUpperCase()}${op.operationId.slice(1)}`, {
+        httpApi: this.api,
+        routeKey: apigwv2.HttpRouteKey.with(op.path, apigwv2.HttpMethod[op.method]),
+        integration: integrationOf(op.group),
+      });
+    }
+
+    // `$default` has its own integration with a route-scoped permission: its source ARN
+    // (`<apiId>/$default/$default`) has no method/path part, so `<apiId>/*/*/*` would not match it.
+    new apigwv2.HttpRoute(this.api, 'DefaultRoute', {
+      httpApi: this.api,
+      routeKey: apigwv2.HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('DefaultRouteIntegration', props.functionOf(DEFAULT_ROUTE_GROUP)),
+    });
+
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Every route authenticates inside its Lambda (mcp_at_/rsk_ API keys hashed and looked up) in the same ' +
+        'DynamoDB call that enforces the rate limit; an API Gateway ' +
+        'authorizer would add a second lookup. Unauthenticated calls get 401 in the error envelope.',
+    });
+  }
+}
+
+/** `key-dates` → `KeyDates` (construct ids). */
+export const pascal = (s: string): string =>
+  s.replace(/(^|-)([a-z])/g, (_m, _dash: string, c: string) => c.toUpperCase());

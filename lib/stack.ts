@@ -1,0 +1,80 @@
+/**
+ * `TransactionCoordinationStack`: the deployed service. One table, one Lambda per manifest group (bound to the
+ * table with that group's actions), the HTTP API routing every manifest operation, and the on-call dashboard.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type { Construct } from 'constructs';
+import { lambdaGroups } from '#api/operations';
+import type { LambdaGroup } from '#api/types';
+import { ServiceDashboard } from './dashboard.ts';
+import { pascal, ServiceHttpApi } from './http-api.ts';
+import { ServiceFunction } from './service-function.ts';
+import { ServiceTable } from './table.ts';
+import { tableAccessOf } from './table-access.ts';
+
+/** Repository root (the directory holding `functions/`), resolved from this file so cwd does not matter. */
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Handler module of a group: `functions/<group>/handler.ts` (exports `handler`). */
+export const handlerEntryOf = (group: LambdaGroup): string => path.join(PROJECT_ROOT, 'functions', group, 'handler.ts');
+
+/** Stack props plus the few deployment knobs `configureApp` reads from context. */
+export interface TransactionCoordinationStackProps extends StackProps {
+  /** Table deletion protection. Default true. */
+  readonly tableDeletionProtection?: boolean;
+  /** Alarm notification targets. Default none. */
+  readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
+}
+
+/**
+ * The service stack. Outputs `ApiUrl` (invoke URL, trailing `/`) and `TableName`. Functions are named by
+ * CloudFormation and built from `functions/<group>/handler.ts`, one per group in `lambdaGroups`.
+ */
+export class TransactionCoordinationStack extends Stack {
+  /** The single table (`.table` is the `dynamodb.Table`). */
+  readonly table: ServiceTable;
+  /** One function per Lambda group of the manifest. */
+  readonly functions: ReadonlyMap<LambdaGroup, ServiceFunction>;
+  /** HTTP API with one route per manifest operation plus `$default`. */
+  readonly httpApi: ServiceHttpApi;
+  /** On-call dashboard and alarms (`dashboard.alarms`). */
+  readonly dashboard: ServiceDashboard;
+
+  constructor(scope: Construct, id: string, props: TransactionCoordinationStackProps = {}) {
+    super(scope, id, props);
+
+    this.table = new ServiceTable(this, 'Data', { deletionProtection: props.tableDeletionProtection ?? true });
+
+    const functions = new Map<LambdaGroup, ServiceFunction>();
+    for (const group of lambdaGroups) {
+      const fn = new ServiceFunction(this, `${pascal(group)}Api`, {
+        entry: handlerEntryOf(group),
+        description: `API group ${group} (functions/${group}/handler.ts)`,
+      });
+      fn.bindTable(this.table.table, tableAccessOf(group));
+      functions.set(group, fn);
+    }
+    this.functions = functions;
+
+    this.httpApi = new ServiceHttpApi(this, 'Http', {
+      functionOf: (group) => {
+        const fn = functions.get(group);
+        if (!fn) throw new Error(`no function for Lambda group ${group}`);
+        return fn.fn;
+      },
+    });
+
+    this.dashboard = new ServiceDashboard(this, 'OnCall', {
+      functions: [...functions].map(([group, f]) => ({ group, fn: f.fn })),
+      api: this.httpApi.api,
+      table: this.table.table,
+      alarmActions: props.alarmActions,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Invoke URL of the HTTP API ($default stage)' });
+    new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The single DynamoDB table' });
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * CDK assertions on the synthesized `TransactionCoordinationStack`: routes derived from the manifest, one
+ * arm64 Node.js 22 function per group, least-privilege table grants, the table's shape (same as DynamoDB
+ * Local's), log retention, and cdk-nag (AWS Solutions) passing with only the justified acknowledgments.
+ * The app is synthesized once, with bundling skipped (no esbuild run), through the same `configureApp` as
+ * `bin/app.ts` and with cdk.json's context (feature flags). cdk-nag 3 is a policy-validation plugin: its
+ * findings go to `validation-report.json`; the test keeps synthesis from throwing on them
+ * (`failSynthOnValidationErrors: false`) so a finding fails one test, not the whole file.
+ */
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { App, Validations } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnElement } from 'aws-cdk-lib';
+import { lambdaGroups, operations, routeKeyOf } from '#api/operations';
+import type { LambdaGroup } from '#api/types';
+import { createTableInput, TABLE_KEYS } from '#db/table-definition';
+import { configureApp } from '#lib/app';
+import type { TransactionCoordinationStack } from '#lib/stack';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+
+const BASE_ACTIONS = [
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:Query',
+  'dynamodb:TransactWriteItems',
+  'dynamodb:UpdateItem',
+];
+/** Groups that also get DeleteItem + BatchGetItem (lib/table-access.ts), spelled out so a change is visible. */
+const DELETE_GROUPS = new Set(['tasks', 'messaging', 'disclosures', 'webhooks', 'documents', 'partner']);
+
+let outdir: string;
+let stack: TransactionCoordinationStack;
+let template: Template;
+let resources: Record<string, Resource>;
+let synthError: unknown;
+
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const fnLogicalId = (group: LambdaGroup) => logicalIdOf(stack.functions.get(group)!.fn);
+
+beforeAll(() => {
+  outdir = mkdtempSync(path.join(os.tmpdir(), 'tcs-cdk-'));
+  const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'));
+  const app = new App({
+    outdir,
+    context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [], '@aws-cdk/core:failSynthOnValidationErrors': false },
+  });
+  stack = configureApp(app);
+  try {
+    app.synth(); // runs cdk-nag, writes outdir/validation-report.json
+  } catch (err) {
+    synthError = err;
+  }
+  template = Template.fromStack(stack); // reuses the assembly above (no second synthesis)
+  resources = template.toJSON().Resources;
+}, 120_000);
+
+afterAll(() => {
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+describe('cdk-nag (AwsSolutions)', () => {
+  it('synthesizes without unacknowledged findings', () => {
+    expect(synthError === undefined ? undefined : String((synthError as Error).message)).toBeUndefined();
+    const reportFile = path.join(outdir, 'validation-report.json');
+    expect(existsSync(reportFile)).toBe(true);
+    const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+    const violations = report.pluginReports.flatMap((p: { violations: { ruleName: string }[] }) => p.violations);
+    expect(violations.map((v: { ruleName: string }) => v.ruleName)).toEqual([]);
+    expect(Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
+  });
+
+  it('acknowledges only the justified rules, each with a reason', () => {
+    const acks = new Map<string, string>();
+    for (const c of stack.node.findAll()) {
+      for (const entry of c.node.metadata) {
+        if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+        for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) acks.set(id, reason);
+      }
+    }
+    const allowed = [
+      /AwsSolutions-APIG4$/,
+      /AwsSolutions-L1$/,
+      /AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AWSLambdaBasicExecutionRole\]$/,
+      /AwsSolutions-IAM5\[Resource::\*\]$/,
+      /AwsSolutions-IAM5\[Resource::<DataTable[0-9A-F]{8}\.Arn>\/index\/\*\]$/,
+    ];
+    expect(acks.size).toBe(allowed.length);
+    for (const [id, reason] of acks) {
+      expect(allowed.some((re) => re.test(id)), id).toBe(true);
+      expect(reason.length, id).toBeGreaterThan(60);
+    }
+  });
+});
+
+describe('HTTP API', () => {
+  it('has exactly one route per manifest operation plus $default', () => {
+    const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
+    const expected = [...operations.map(routeKeyOf), '$default'];
+    expect(keys.length).toBe(expected.length);
+    expect(new Set(keys)).toEqual(new Set(expected));
+  });
+
+  it("integrates each route with its group's function, and $default with meta", () => {
+    const fnOfIntegration = new Map(
+      ofType('AWS::ApiGatewayV2::Integration').map(([id, r]) => [id, r.Properties.IntegrationUri['Fn::GetAtt'][0] as string]),
+    );
+    const groupOfRoute = new Map<string, LambdaGroup>(operations.map((op) => [routeKeyOf(op), op.group]));
+    groupOfRoute.set('$default', 'meta');
+    for (const [, route] of ofType('AWS::ApiGatewayV2::Route')) {
+      const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
+      expect(fnOfIntegration.get(integrationId), route.Properties.RouteKey).toBe(fnLogicalId(groupOfRoute.get(route.Properties.RouteKey)!));
+    }
+  });
+
+  it('lets API Gateway invoke each function from this API only', () => {
+    const permissions = ofType('AWS::Lambda::Permission').map(([, r]) => r.Properties);
+    for (const group of lambdaGroups) {
+      const mine = permissions.filter((p) => p.FunctionName['Fn::GetAtt']?.[0] === fnLogicalId(group));
+      expect(mine.length, group).toBeGreaterThan(0);
+      for (const p of mine) {
+        expect(p.Principal).toBe('apigateway.amazonaws.com');
+        expect(JSON.stringify(p.SourceArn)).toContain(`{"Ref":"${logicalIdOf(stack.httpApi.api)}"}`);
+      }
+    }
+  });
+
+  it('throttles the $default stage and writes JSON access logs with the request id', () => {
+    const [[, stage], ...rest] = ofType('AWS::ApiGatewayV2::Stage');
+    expect(rest).toHaveLength(0);
+    expect(stage.Properties).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 },
+    });
+    const format = JSON.parse(stage.Properties.AccessLogSettings.Format);
+    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', routeKey: '$context.routeKey' });
+    expect(stage.Properties.AccessLogSettings.DestinationArn['Fn::GetAtt'][0]).toBe(logicalIdOf(stack.httpApi.accessLogs));
+  });
+});
+
+describe('functions', () => {
+  it('has one Node.js 22 arm64 function per Lambda group, bound to the table', () => {
+    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length);
+    for (const group of lambdaGroups) {
+      const fn = resources[fnLogicalId(group)];
+      expect(fn.Type).toBe('AWS::Lambda::Function');
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: 512,
+        Timeout: 29,
+        TracingConfig: { Mode: 'Active' },
+        Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps', TABLE_NAME: { Ref: logicalIdOf(stack.table.table) } } },
+      });
+      expect(fn.Properties.FunctionName, 'function names are generated').toBeUndefined();
+    }
+  });
+
+  it("grants each function only its group's DynamoDB actions, on the table and its indexes", () => {
+    const tableArn = { 'Fn::GetAtt': [logicalIdOf(stack.table.table), 'Arn'] };
+    const policies = ofType('AWS::IAM::Policy').map(([, r]) => r.Properties);
+    for (const group of lambdaGroups) {
+      const role = resources[fnLogicalId(group)].Properties.Role['Fn::GetAtt'][0];
+      const statements = policies
+        .filter((p) => p.Roles.some((r: { Ref: string }) => r.Ref === role))
+        .flatMap((p) => p.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+      const dynamo = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
+      expect(dynamo, group).toHaveLength(1);
+      const actions = [dynamo[0].Action].flat().sort();
+      const expected = [...BASE_ACTIONS, ...(DELETE_GROUPS.has(group) ? ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem'] : [])].sort();
+      expect(actions, group).toEqual(expected);
+      expect(actions.some((a) => a === 'dynamodb:*' || /Scan|BatchWrite|Stream|Table/.test(a)), group).toBe(false);
+      expect(dynamo[0].Resource, group).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+    }
+  });
+
+  it('gives every function a log group with retention', () => {
+    const logGroups = new Map(ofType('AWS::Logs::LogGroup'));
+    expect(logGroups.size).toBe(lambdaGroups.length + 1); // + API access logs
+    for (const [, lg] of logGroups) expect(lg.Properties.RetentionInDays).toBe(30);
+    for (const group of lambdaGroups) {
+      const ref = resources[fnLogicalId(group)].Properties.LoggingConfig.LogGroup.Ref;
+      expect(logGroups.has(ref), group).toBe(true);
+    }
+  });
+});
+
+describe('table', () => {
+  it('matches the local table definition: PK/SK, GSI1/GSI2 (ALL), streams with both images', () => {
+    const local = createTableInput('ignored');
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    const table = resources[logicalIdOf(stack.table.table)];
+    const byName = <T extends { AttributeName?: string; IndexName?: string }>(xs: T[]) =>
+      [...xs].sort((a, b) => String(a.AttributeName ?? a.IndexName).localeCompare(String(b.AttributeName ?? b.IndexName)));
+    expect(table.Properties.KeySchema).toEqual([
+      { AttributeName: 'PK', KeyType: 'HASH' },
+      { AttributeName: 'SK', KeyType: 'RANGE' },
+    ]);
+    expect(byName(table.Properties.AttributeDefinitions)).toEqual(byName(local.AttributeDefinitions));
+    expect(byName(table.Properties.GlobalSecondaryIndexes)).toEqual(byName(local.GlobalSecondaryIndexes));
+    expect(table.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName).sort()).toEqual(['GSI1', 'GSI2']);
+    expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  });
+
+  it('is on-demand, with PITR, TTL on `ttl`, deletion protection, and retained on stack delete', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        TimeToLiveSpecification: { AttributeName: TABLE_KEYS.ttlAttribute, Enabled: true },
+        DeletionProtectionEnabled: true,
+      }),
+    });
+    expect(TABLE_KEYS.ttlAttribute).toBe('ttl');
+  });
+});
+
+describe('operations', () => {
+  it('alarms on API 5xx and on each function’s errors, and has one dashboard', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
+    expect(alarms).toHaveLength(lambdaGroups.length + 1);
+    const api5xx = alarms.filter((a) => a.Metrics?.some((m: { MetricStat?: { Metric: { MetricName: string } } }) => m.MetricStat?.Metric.MetricName === '5xx'));
+    expect(api5xx).toHaveLength(1);
+    for (const group of lambdaGroups) {
+      const mine = alarms.filter(
+        (a) => a.MetricName === 'Errors' && a.Dimensions?.some((d: { Value: { Ref: string } }) => d.Value.Ref === fnLogicalId(group)),
+      );
+      expect(mine, group).toHaveLength(1);
+    }
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  it('outputs the API URL and the table name', () => {
+    template.hasOutput('ApiUrl', {});
+    template.hasOutput('TableName', { Value: { Ref: logicalIdOf(stack.table.table) } });
+  });
+});
