@@ -1,5 +1,8 @@
-/** Lambda for the `webhooks` group. Its operations are planned: each answers 501 `not_implemented` (see README coverage). */
+/** Lambda for the `webhooks` group: event catalog, subscriptions, deliveries, secret rotation, test. */
 import { groupHandler } from '#http/pipeline';
+import { listWebhookEvents } from './webhook-events.ts';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, regenerateWebhookSecret, updateWebhook } from './subscriptions.ts';
+import { listWebhookDeliveries, testWebhook } from './deliveries.ts';
 
-export const operations = {};
+export const operations = { listWebhookEvents, listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, listWebhookDeliveries, regenerateWebhookSecret, testWebhook };
 export const handler = groupHandler('webhooks', operations);

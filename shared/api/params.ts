@@ -2,7 +2,7 @@
  * Reusable zod building blocks for the manifest: int32 query parameters that accept digit strings
  * (spec "Conventions"), uuids, calendar dates and nullable strings.
  */
-import { z } from 'zod';
+import * as z from '#api/zod';
 
 const INT32_MAX = 2_147_483_647;
 
@@ -13,16 +13,19 @@ const INT32_MAX = 2_147_483_647;
 export function int32(opts: { min?: number; max?: number } = {}) {
   const min = opts.min ?? -INT32_MAX - 1;
   const max = opts.max ?? INT32_MAX;
-  return z
-    .union([z.number(), z.string().regex(/^-?\d+$/, 'must be an integer')])
-    .transform((v) => (typeof v === 'string' ? Number(v) : v))
-    .pipe(
-      z
-        .number()
-        .int('must be an integer')
-        .min(min, `must be at least ${min}`)
-        .max(max, `must be at most ${max}`),
-    );
+  return z.pipe(
+    z.pipe(
+      z.union([z.number(), z.string().check(z.regex(/^-?\d+$/, 'must be an integer'))]),
+      z.transform((v: number | string) => (typeof v === 'string' ? Number(v) : v)),
+    ),
+    z
+      .number()
+      .check(
+        z.int('must be an integer'),
+        z.minimum(min, `must be at least ${min}`),
+        z.maximum(max, `must be at most ${max}`),
+      ),
+  );
 }
 
 /** A uuid string (path ids named `...Id`, spec "Conventions"). */
@@ -30,10 +33,13 @@ export const uuid = () => z.uuid('must be a uuid');
 
 /** Boolean query parameter: `true`/`false` strings or JSON booleans. */
 export const boolParam = () =>
-  z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true');
+  z.pipe(
+    z.union([z.boolean(), z.enum(['true', 'false'])]),
+    z.transform((v: boolean | 'true' | 'false') => v === true || v === 'true'),
+  );
 
 /** Optional, nullable string. */
-export const optString = (max = 10_000) => z.string().max(max).nullish();
+export const optString = (max = 10_000) => z.nullish(z.string().check(z.maxLength(max)));
 
 /**
  * A calendar date: `YYYY-MM-DD`, or an ISO 8601 date-time whose calendar-date part is kept as written
@@ -41,17 +47,22 @@ export const optString = (max = 10_000) => z.string().max(max).nullish();
  */
 export const calendarDate = () =>
   z
-    .string()
-    .regex(
-      /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/,
-      'must be a date (YYYY-MM-DD) or ISO 8601 date-time',
+    .pipe(
+      z
+        .string()
+        .check(
+          z.regex(
+            /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/,
+            'must be a date (YYYY-MM-DD) or ISO 8601 date-time',
+          ),
+        ),
+      z.transform((v: string) => v.slice(0, 10)),
     )
-    .transform((v) => v.slice(0, 10))
-    .refine((d) => isRealDate(d), 'is not a real calendar date');
+    .check(z.refine((d: string) => isRealDate(d), 'is not a real calendar date'));
 
 /** ISO 8601 date-time (or date). */
 export const dateTime = () =>
-  z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time');
+  z.string().check(z.refine((v: string) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time'));
 
 function isRealDate(d: string): boolean {
   const [y, m, day] = d.split('-').map(Number);

@@ -2,7 +2,7 @@
  * Types of the operations manifest: one `OperationSpec` per operation of `../shared/spec/api-v1.md`.
  * Everything else (API Gateway routes, the local router, `GET /catalog`, scope checks) derives from it.
  */
-import type { z } from 'zod';
+import type * as z from '#api/zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -37,11 +37,11 @@ export type Availability = { status: 'implemented' } | { status: 'planned'; issu
 
 export interface OperationSchemas {
   /** Path parameters, e.g. `{ transactionId: uuid }`. */
-  path?: z.ZodObject;
+  path?: z.ZodMiniObject;
   /** Query string parameters (values arrive as strings; int32 helpers coerce digit strings). */
-  query?: z.ZodObject;
+  query?: z.ZodMiniObject;
   /** JSON body. Omitted means the operation takes no body (one sent anyway is ignored). */
-  body?: z.ZodType;
+  body?: z.ZodMiniType;
 }
 
 export interface OperationSpec {

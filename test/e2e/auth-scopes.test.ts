@@ -119,8 +119,8 @@ describe('GET /api/v1/catalog', () => {
 
   it('read key: a planned read operation is listed but not callable (it answers 501)', async () => {
     const r = await t.call('GET', '/api/v1/catalog', { key: org.keys.read });
-    const webhooks = r.body.data.find((d: { operation: string }) => d.operation === 'listWebhooks');
-    expect(webhooks).toMatchObject({ method: 'GET', path: '/api/v1/webhooks', scope: 'read', callable: false });
+    const contacts = r.body.data.find((d: { operation: string }) => d.operation === 'listContacts');
+    expect(contacts).toMatchObject({ method: 'GET', path: '/api/v1/contacts', scope: 'read', callable: false, reason: 'not_implemented' });
   });
 
   it('draft key: draft operations become callable, actions ones stay not callable', async () => {

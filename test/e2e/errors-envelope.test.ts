@@ -151,24 +151,24 @@ describe('500 internal_error', () => {
 });
 
 describe('501 not_implemented', () => {
-  it('GET /api/v1/webhooks with a read key → 501 envelope', async () => {
-    const r = await t.call('GET', '/api/v1/webhooks', { key: org.keys.read });
+  it('GET /api/v1/contacts with a read key → 501 envelope', async () => {
+    const r = await t.call('GET', '/api/v1/contacts', { key: org.keys.read });
     expectError(r, 501, 'not_implemented');
   });
 
-  it('POST /api/v1/webhooks with an actions key and a valid body → 501', async () => {
-    const r = await t.call('POST', '/api/v1/webhooks', { key: org.keys.actions, body: { name: 'hook', url: 'https://example.test/hook', events: ['*'] } });
+  it('POST /api/v1/contacts with an actions key and a valid body → 501', async () => {
+    const r = await t.call('POST', '/api/v1/contacts', { key: org.keys.actions, body: { firstName: 'Ana', lastName: 'Lopez' } });
     expectError(r, 501, 'not_implemented');
   });
 
   it('401 comes first without a key', async () => {
-    expectError(await t.call('GET', '/api/v1/webhooks'), 401, 'unauthorized');
-    expectError(await t.call('POST', '/api/v1/webhooks', { body: { name: 'hook', url: 'https://example.test', events: ['*'] } }), 401, 'unauthorized');
+    expectError(await t.call('GET', '/api/v1/contacts'), 401, 'unauthorized');
+    expectError(await t.call('POST', '/api/v1/contacts', { body: { firstName: 'Ana' } }), 401, 'unauthorized');
   });
 
   it('403 comes first with the wrong scope', async () => {
-    const r = await t.call('POST', '/api/v1/webhooks', { key: org.keys.read, body: { name: 'hook', url: 'https://example.test', events: ['*'] } });
+    const r = await t.call('POST', '/api/v1/contacts', { key: org.keys.read, body: { firstName: 'Ana' } });
     expectError(r, 403, 'insufficient_scope');
-    expectError(await t.call('DELETE', `/api/v1/webhooks/${crypto.randomUUID()}`, { key: org.keys.draft }), 403, 'insufficient_scope');
+    expectError(await t.call('DELETE', `/api/v1/scheduled-messages/${crypto.randomUUID()}`, { key: org.keys.draft }), 403, 'insufficient_scope');
   });
 });

@@ -3,7 +3,7 @@
  * digit strings, spec "Conventions") and `calendarDate` (date part kept, impossible dates refused).
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from '#api/zod';
 import { issuesToFields, rawBody } from '#http/middleware/validate-input';
 import { calendarDate, int32 } from '#api/params';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';

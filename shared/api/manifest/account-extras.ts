@@ -4,7 +4,7 @@
  * registration and notifications. See spec "States and transitions" for deletion and export. (Team
  * members and transaction statuses are in `account.ts`.)
  */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { boolParam, int32 } from '#api/params';
 
@@ -19,7 +19,7 @@ export const accountExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'account',
     summary: 'Schedules workspace deletion (owner only; confirmName must match the workspace name).',
-    schemas: { body: z.object({ confirmName: z.string().max(200).nullable() }) },
+    schemas: { body: z.object({ confirmName: z.nullable(z.string().check(z.maxLength(200))) }) },
     availability: planned,
   },
   {
@@ -76,12 +76,12 @@ export const accountExtrasOperations: OperationSpec[] = [
     summary: 'Registers or refreshes a device of the authenticated user.',
     schemas: {
       body: z.object({
-        appVersion: z.string().max(50).nullish(),
-        installationId: z.string().max(200).nullish(),
-        platform: z.string().max(50).nullish(),
-        pushToken: z.string().max(4096).nullish(),
-        capabilities: z.array(z.string().max(100)).max(100).nullish(),
-        permissions: z.record(z.string(), z.unknown()).nullish(),
+        appVersion: z.nullish(z.string().check(z.maxLength(50))),
+        installationId: z.nullish(z.string().check(z.maxLength(200))),
+        platform: z.nullish(z.string().check(z.maxLength(50))),
+        pushToken: z.nullish(z.string().check(z.maxLength(4096))),
+        capabilities: z.nullish(z.array(z.string().check(z.maxLength(100))).check(z.maxLength(100))),
+        permissions: z.nullish(z.record(z.string(), z.unknown())),
       }),
     },
     availability: planned,
@@ -96,9 +96,9 @@ export const accountExtrasOperations: OperationSpec[] = [
     summary: "The calling user's notifications.",
     schemas: {
       query: z.object({
-        limit: int32({ min: 1, max: 100 }).optional(),
+        limit: z.optional(int32({ min: 1, max: 100 })),
         /** Type not shown in the spec; a boolean here. */
-        unreadOnly: boolParam().optional(),
+        unreadOnly: z.optional(boolParam()),
       }),
     },
     availability: planned,

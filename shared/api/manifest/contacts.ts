@@ -4,7 +4,7 @@
  * (`POST /api/v1/transactions/{transactionId}/contacts`, linking an existing contact with a role), which
  * the contacts function also serves. CreateContactRequest and CreateContactRoleRequest are designed here.
  */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { int32, uuid } from '#api/params';
 
@@ -13,13 +13,13 @@ const contactPath = z.object({ contactId: uuid() });
 
 /** Writable contact fields (designed here; the spec shows no record fields). */
 const contactFields = {
-  firstName: z.string().trim().max(100).nullish(),
-  lastName: z.string().trim().max(100).nullish(),
-  email: z.email('must be an email address').max(320).nullish(),
-  phone: z.string().trim().max(32).nullish(),
-  company: z.string().trim().max(200).nullish(),
+  firstName: z.nullish(z.string().check(z.trim(), z.maxLength(100))),
+  lastName: z.nullish(z.string().check(z.trim(), z.maxLength(100))),
+  email: z.nullish(z.email('must be an email address').check(z.maxLength(320))),
+  phone: z.nullish(z.string().check(z.trim(), z.maxLength(32))),
+  company: z.nullish(z.string().check(z.trim(), z.maxLength(200))),
   /** Person or company; the vocabulary is not shown in the spec. */
-  type: z.string().trim().max(50).nullish(),
+  type: z.nullish(z.string().check(z.trim(), z.maxLength(50))),
 };
 
 export const contactsOperations: OperationSpec[] = [
@@ -33,10 +33,10 @@ export const contactsOperations: OperationSpec[] = [
     summary: "The organization's contacts, filtered by text and type.",
     schemas: {
       query: z.object({
-        q: z.string().max(200).optional(),
-        type: z.string().max(50).optional(),
-        page: int32({ min: 1, max: 10_000 }).default(1),
-        pageSize: int32({ min: 1, max: 100 }).default(25),
+        q: z.optional(z.string().check(z.maxLength(200))),
+        type: z.optional(z.string().check(z.maxLength(50))),
+        page: z._default(int32({ min: 1, max: 10_000 }), 1),
+        pageSize: z._default(int32({ min: 1, max: 100 }), 25),
       }),
     },
     availability: planned,
@@ -49,7 +49,7 @@ export const contactsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'contacts',
     summary: 'Creates a contact (CreateContactRequest designed here; body optional).',
-    schemas: { body: z.object(contactFields).optional() },
+    schemas: { body: z.optional(z.object(contactFields)) },
     availability: planned,
     designedHere: true,
   },
@@ -63,7 +63,7 @@ export const contactsOperations: OperationSpec[] = [
     summary: 'One contact with its recent activity.',
     schemas: {
       path: contactPath,
-      query: z.object({ activityLimit: int32({ min: 0, max: 100 }).default(10) }),
+      query: z.object({ activityLimit: z._default(int32({ min: 0, max: 100 }), 10) }),
     },
     availability: planned,
   },
@@ -101,8 +101,8 @@ export const contactsOperations: OperationSpec[] = [
     summary: 'Creates a custom contact role (CreateContactRoleRequest designed here).',
     schemas: {
       body: z.object({
-        name: z.string().trim().min(1).max(100),
-        description: z.string().max(1000).nullish(),
+        name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+        description: z.nullish(z.string().check(z.maxLength(1000))),
       }),
     },
     availability: planned,
@@ -119,9 +119,9 @@ export const contactsOperations: OperationSpec[] = [
     schemas: {
       path: z.object({ transactionId: uuid() }),
       body: z.object({
-        contactId: uuid().nullable(),
-        role: z.string().max(100).nullable(),
-        isPrimary: z.boolean().nullable(),
+        contactId: z.nullable(uuid()),
+        role: z.nullable(z.string().check(z.maxLength(100))),
+        isPrimary: z.nullable(z.boolean()),
       }),
     },
     availability: planned,

@@ -4,7 +4,7 @@
  * under `/api/v1/disclosure-packages`. Activate and revoke are idempotent by nature; only the recipient
  * invite is marked (IK).
  */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { dateTime, uuid } from '#api/params';
 
@@ -22,13 +22,13 @@ export const disclosuresOperations: OperationSpec[] = [
     summary: 'Creates a disclosure package, optionally with documents.',
     schemas: {
       body: z.object({
-        name: z.string().max(200).nullish(),
-        coverMessage: z.string().max(10_000).nullish(),
-        transactionId: uuid().nullish(),
-        documentIds: z.array(uuid()).max(200).nullish(),
-        expiresAt: dateTime().nullish(),
-        allowDownloads: z.boolean().nullish(),
-        requireAck: z.boolean().nullish(),
+        name: z.nullish(z.string().check(z.maxLength(200))),
+        coverMessage: z.nullish(z.string().check(z.maxLength(10_000))),
+        transactionId: z.nullish(uuid()),
+        documentIds: z.nullish(z.array(uuid()).check(z.maxLength(200))),
+        expiresAt: z.nullish(dateTime()),
+        allowDownloads: z.nullish(z.boolean()),
+        requireAck: z.nullish(z.boolean()),
       }),
     },
     availability: planned,
@@ -76,7 +76,7 @@ export const disclosuresOperations: OperationSpec[] = [
     summary: "Replaces the package's document list.",
     schemas: {
       path: packagePath,
-      body: z.object({ documentIds: z.array(uuid()).max(200).nullable() }),
+      body: z.object({ documentIds: z.nullable(z.array(uuid()).check(z.maxLength(200))) }),
     },
     availability: planned,
   },
@@ -91,11 +91,11 @@ export const disclosuresOperations: OperationSpec[] = [
     schemas: {
       path: packagePath,
       body: z.object({
-        audienceTier: z.string().max(50).nullable(),
-        displayLabel: z.string().max(200).nullable(),
-        email: z.string().max(320).nullable(),
-        contactId: uuid().nullable(),
-        expiresAt: dateTime().nullable(),
+        audienceTier: z.nullable(z.string().check(z.maxLength(50))),
+        displayLabel: z.nullable(z.string().check(z.maxLength(200))),
+        email: z.nullable(z.string().check(z.maxLength(320))),
+        contactId: z.nullable(uuid()),
+        expiresAt: z.nullable(dateTime()),
       }),
     },
     availability: planned,

@@ -5,7 +5,7 @@
  * (reorder, share by SMS link, missing documents). Scopes and bodies of the Documents table are not
  * shown in the spec; they are this service's design.
  */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { int32, uuid } from '#api/params';
 
@@ -17,18 +17,11 @@ const docPath = z.object({ documentId: uuid() });
 const fileName = () =>
   z
     .string()
-    .trim()
-    .min(1)
-    .max(255)
-    .regex(/^[^/\\]+$/, 'must not contain path separators');
+    .check(z.trim(), z.minLength(1), z.maxLength(255), z.regex(/^[^/\\]+$/, 'must not contain path separators'));
 /** MIME type, e.g. `application/pdf`. */
-const contentType = () =>
-  z
-    .string()
-    .max(100)
-    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type');
+const contentType = () => z.string().check(z.maxLength(100), z.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type'));
 /** A classified document type (vocabulary not shown in the spec). */
-const documentType = () => z.string().trim().min(1).max(100);
+const documentType = () => z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
 
 /** Largest base64 payload accepted inline (~3.75 MB decoded), below the Lambda payload limit. */
 const MAX_INLINE_BASE64 = 5_000_000;
@@ -45,10 +38,10 @@ export const documentsOperations: OperationSpec[] = [
     schemas: {
       body: z.object({
         fileName: fileName(),
-        contentType: contentType().default('application/pdf'),
-        sizeBytes: int32({ min: 1 }).optional(),
-        transactionId: uuid().nullish(),
-        documentType: documentType().nullish(),
+        contentType: z._default(contentType(), 'application/pdf'),
+        sizeBytes: z.optional(int32({ min: 1 })),
+        transactionId: z.nullish(uuid()),
+        documentType: z.nullish(documentType()),
       }),
     },
     availability: planned,
@@ -65,10 +58,10 @@ export const documentsOperations: OperationSpec[] = [
     schemas: {
       body: z.object({
         fileName: fileName(),
-        contentType: contentType().default('application/pdf'),
-        contentBase64: z.base64('must be base64').min(1).max(MAX_INLINE_BASE64),
-        transactionId: uuid().nullish(),
-        documentType: documentType().nullish(),
+        contentType: z._default(contentType(), 'application/pdf'),
+        contentBase64: z.base64('must be base64').check(z.minLength(1), z.maxLength(MAX_INLINE_BASE64)),
+        transactionId: z.nullish(uuid()),
+        documentType: z.nullish(documentType()),
       }),
     },
     availability: planned,
@@ -134,13 +127,15 @@ export const documentsOperations: OperationSpec[] = [
       path: docPath,
       body: z
         .object({
-          documentType: documentType().optional(),
-          name: fileName().optional(),
-          transactionId: uuid().optional(),
+          documentType: z.optional(documentType()),
+          name: z.optional(fileName()),
+          transactionId: z.optional(uuid()),
         })
-        .refine(
-          (b) => b.documentType !== undefined || b.name !== undefined || b.transactionId !== undefined,
-          'give at least one of documentType, name, transactionId',
+        .check(
+          z.refine(
+            (b) => b.documentType !== undefined || b.name !== undefined || b.transactionId !== undefined,
+            'give at least one of documentType, name, transactionId',
+          ),
         ),
     },
     availability: planned,
@@ -168,7 +163,7 @@ export const documentsOperations: OperationSpec[] = [
     summary: "Sets the display order of the deal's documents.",
     schemas: {
       path: txnPath,
-      body: z.object({ orderedDocumentIds: z.array(uuid()).max(1000).nullable() }),
+      body: z.object({ orderedDocumentIds: z.nullable(z.array(uuid()).check(z.maxLength(1000))) }),
     },
     availability: planned,
   },
@@ -183,10 +178,10 @@ export const documentsOperations: OperationSpec[] = [
     schemas: {
       path: z.object({ transactionId: uuid(), documentId: uuid() }),
       body: z.object({
-        contactId: uuid().nullable(),
-        expirationHours: int32({ min: 1 }).nullable(),
-        message: z.string().max(2000).nullable(),
-        toPhoneNumber: z.string().max(32).nullable(),
+        contactId: z.nullable(uuid()),
+        expirationHours: z.nullable(int32({ min: 1 })),
+        message: z.nullable(z.string().check(z.maxLength(2000))),
+        toPhoneNumber: z.nullable(z.string().check(z.maxLength(32))),
       }),
     },
     availability: planned,

@@ -3,7 +3,7 @@
  * its state and results, and a short-lived URL of the source PDF. The spec shows neither scopes nor the
  * start body ("referencing the completed upload"); both are designed here.
  */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { uuid } from '#api/params';
 

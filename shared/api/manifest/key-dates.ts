@@ -1,5 +1,5 @@
 /** Manifest: key dates, per transaction (spec "Transactions") and across transactions (spec "Key dates"). */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { calendarDate, int32, uuid } from '#api/params';
 
@@ -8,7 +8,13 @@ const txnPath = z.object({ transactionId: uuid() });
 
 /** Key-date type token: letters, digits, `_` and `-` (e.g. `ClosingDate`, `HOA_Docs_Due`). */
 export const keyDateType = () =>
-  z.string().min(1).max(64).regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'must be a key-date type token (letters, digits, _ or -)');
+  z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(64),
+      z.regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'must be a key-date type token (letters, digits, _ or -)'),
+    );
 
 export const keyDatesOperations: OperationSpec[] = [
   {
@@ -38,12 +44,11 @@ export const keyDatesOperations: OperationSpec[] = [
             z.object({
               keyDateType: keyDateType(),
               dateValue: calendarDate(),
-              isCustom: z.boolean().nullish(),
-              label: z.string().max(200).nullish(),
+              isCustom: z.nullish(z.boolean()),
+              label: z.nullish(z.string().check(z.maxLength(200))),
             }),
           )
-          .min(1)
-          .max(50),
+          .check(z.minLength(1), z.maxLength(50)),
       }),
     },
     availability: implemented,
@@ -59,9 +64,9 @@ export const keyDatesOperations: OperationSpec[] = [
     schemas: {
       path: z.object({ transactionId: uuid(), keyDateType: keyDateType() }),
       body: z.object({
-        newValue: calendarDate().nullish(),
-        source: z.string().max(200).nullish(),
-        calculationNotes: z.string().max(2000).nullish(),
+        newValue: z.nullish(calendarDate()),
+        source: z.nullish(z.string().check(z.maxLength(200))),
+        calculationNotes: z.nullish(z.string().check(z.maxLength(2000))),
       }),
     },
     availability: implemented,
@@ -76,8 +81,8 @@ export const keyDatesOperations: OperationSpec[] = [
     summary: 'Key dates across all transactions falling within the horizon, soonest first.',
     schemas: {
       query: z.object({
-        horizonDays: int32({ min: 0, max: 365 }).default(14),
-        limit: int32({ min: 1, max: 100 }).default(25),
+        horizonDays: z._default(int32({ min: 0, max: 365 }), 14),
+        limit: z._default(int32({ min: 1, max: 100 }), 25),
       }),
     },
     availability: implemented,

@@ -4,21 +4,21 @@
  * communication-log report and scheduled messages (including `DELETE /api/v1/scheduled-messages/{messageId}`).
  * The table's `...` rows are under `/api/v1/transactions`.
  */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { dateTime, int32, uuid } from '#api/params';
 
 const planned = { status: 'planned', issue: 'not yet filed (messaging)' } as const;
 const txnPath = z.object({ transactionId: uuid() });
 const threadPath = z.object({ threadId: uuid() });
-const limitQuery = z.object({ limit: int32({ min: 1, max: 100 }).optional() });
+const limitQuery = z.object({ limit: z.optional(int32({ min: 1, max: 100 })) });
 
 /** Free-text fields of outgoing messages. */
-const subject = () => z.string().max(998);
-const html = () => z.string().max(500_000);
-const text = () => z.string().max(100_000);
+const subject = () => z.string().check(z.maxLength(998));
+const html = () => z.string().check(z.maxLength(500_000));
+const text = () => z.string().check(z.maxLength(100_000));
 /** Short labels (roles, tones, intents, audiences, focus, topic). */
-const label = () => z.string().max(200);
+const label = () => z.string().check(z.maxLength(200));
 
 export const messagingOperations: OperationSpec[] = [
   {
@@ -43,9 +43,9 @@ export const messagingOperations: OperationSpec[] = [
     schemas: {
       path: threadPath,
       body: z.object({
-        documentId: uuid().nullable(),
-        expirationHours: int32({ min: 1 }).nullable(),
-        message: text().nullable(),
+        documentId: z.nullable(uuid()),
+        expirationHours: z.nullable(int32({ min: 1 })),
+        message: z.nullable(text()),
       }),
     },
     availability: planned,
@@ -71,7 +71,7 @@ export const messagingOperations: OperationSpec[] = [
     summary: 'Sends a message into an existing conversation thread.',
     schemas: {
       path: threadPath,
-      body: z.object({ messageContent: text().nullable(), forceOverride: z.boolean() }),
+      body: z.object({ messageContent: z.nullable(text()), forceOverride: z.boolean() }),
     },
     availability: planned,
   },
@@ -108,9 +108,9 @@ export const messagingOperations: OperationSpec[] = [
     schemas: {
       path: txnPath,
       body: z.object({
-        contactId: z.string().max(100).nullable(),
-        toPhoneNumber: z.string().max(32).nullable(),
-        messageContent: text().nullable(),
+        contactId: z.nullable(z.string().check(z.maxLength(100))),
+        toPhoneNumber: z.nullable(z.string().check(z.maxLength(32))),
+        messageContent: z.nullable(text()),
         forceOverride: z.boolean(),
       }),
     },
@@ -127,10 +127,10 @@ export const messagingOperations: OperationSpec[] = [
     schemas: {
       path: txnPath,
       body: z.object({
-        intent: z.string().trim().min(1).max(2000),
-        additionalContext: text().nullable(),
-        recipientName: z.string().max(200).nullable(),
-        recipientRole: label().nullable(),
+        intent: z.string().check(z.trim(), z.minLength(1), z.maxLength(2000)),
+        additionalContext: z.nullable(text()),
+        recipientName: z.nullable(z.string().check(z.maxLength(200))),
+        recipientRole: z.nullable(label()),
       }),
     },
     availability: planned,
@@ -146,12 +146,12 @@ export const messagingOperations: OperationSpec[] = [
     schemas: {
       path: txnPath,
       body: z.object({
-        bodyHtml: html().nullable(),
-        intent: label().nullable(),
-        recipientContactId: uuid().nullable(),
-        recipientRole: label().nullable(),
-        subject: subject().nullable(),
-        bodyPlainText: text().optional(),
+        bodyHtml: z.nullable(html()),
+        intent: z.nullable(label()),
+        recipientContactId: z.nullable(uuid()),
+        recipientRole: z.nullable(label()),
+        subject: z.nullable(subject()),
+        bodyPlainText: z.optional(text()),
       }),
     },
     availability: planned,
@@ -172,9 +172,9 @@ export const messagingOperations: OperationSpec[] = [
         recipientRole: label(),
         subject: subject(),
         topic: label(),
-        bodyPlainText: text().optional(),
-        sourceContextSummary: text().optional(),
-        tone: label().optional(),
+        bodyPlainText: z.optional(text()),
+        sourceContextSummary: z.optional(text()),
+        tone: z.optional(label()),
       }),
     },
     availability: planned,
@@ -195,9 +195,9 @@ export const messagingOperations: OperationSpec[] = [
         focus: label(),
         recipientContactId: uuid(),
         subject: subject(),
-        bodyPlainText: text().optional(),
-        tone: label().optional(),
-        attachmentDocumentIds: z.array(uuid()).max(50).optional(),
+        bodyPlainText: z.optional(text()),
+        tone: z.optional(label()),
+        attachmentDocumentIds: z.optional(z.array(uuid()).check(z.maxLength(50))),
       }),
     },
     availability: planned,
@@ -214,12 +214,12 @@ export const messagingOperations: OperationSpec[] = [
       path: txnPath,
       body: z.object({
         bodyHtml: html(),
-        documentTypes: z.array(z.string().max(200)).max(100),
+        documentTypes: z.array(z.string().check(z.maxLength(200))).check(z.maxLength(100)),
         recipientContactId: uuid(),
         recipientRole: label(),
         subject: subject(),
-        bodyPlainText: text().optional(),
-        tone: label().optional(),
+        bodyPlainText: z.optional(text()),
+        tone: z.optional(label()),
       }),
     },
     availability: planned,
@@ -235,15 +235,15 @@ export const messagingOperations: OperationSpec[] = [
     schemas: {
       path: txnPath,
       body: z.object({
-        toEmail: z.string().max(2000).nullish(),
-        ccAddresses: z.string().max(4000).nullish(),
-        bccAddresses: z.string().max(4000).nullish(),
-        subject: subject().nullish(),
-        body: text().nullish(),
-        htmlBody: html().nullish(),
-        fromAccountId: z.string().max(200).nullish(),
-        replyToMessageId: z.string().max(1000).nullish(),
-        templateId: z.string().max(200).nullish(),
+        toEmail: z.nullish(z.string().check(z.maxLength(2000))),
+        ccAddresses: z.nullish(z.string().check(z.maxLength(4000))),
+        bccAddresses: z.nullish(z.string().check(z.maxLength(4000))),
+        subject: z.nullish(subject()),
+        body: z.nullish(text()),
+        htmlBody: z.nullish(html()),
+        fromAccountId: z.nullish(z.string().check(z.maxLength(200))),
+        replyToMessageId: z.nullish(z.string().check(z.maxLength(1000))),
+        templateId: z.nullish(z.string().check(z.maxLength(200))),
       }),
     },
     availability: planned,
@@ -256,7 +256,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: false,
     group: 'messaging',
     summary: 'Deal participants with role and per-channel availability.',
-    schemas: { path: txnPath, query: z.object({ channel: z.string().max(50).optional() }) },
+    schemas: { path: txnPath, query: z.object({ channel: z.optional(z.string().check(z.maxLength(50))) }) },
     availability: planned,
   },
   {
@@ -270,9 +270,9 @@ export const messagingOperations: OperationSpec[] = [
     schemas: {
       path: txnPath,
       query: z.object({
-        format: z.string().max(20).optional(),
-        from: dateTime().optional(),
-        to: dateTime().optional(),
+        format: z.optional(z.string().check(z.maxLength(20))),
+        from: z.optional(dateTime()),
+        to: z.optional(dateTime()),
       }),
     },
     availability: planned,
@@ -299,18 +299,18 @@ export const messagingOperations: OperationSpec[] = [
     schemas: {
       path: txnPath,
       body: z.object({
-        scheduledAt: z.string().max(100).nullish(),
-        scheduledTimezone: z.string().max(100).nullish(),
-        toEmail: z.string().max(2000).nullish(),
-        ccAddresses: z.string().max(4000).nullish(),
-        bccAddresses: z.string().max(4000).nullish(),
-        subject: subject().nullish(),
-        body: text().nullish(),
-        htmlBody: html().nullish(),
-        fromAccountId: z.string().max(200).nullish(),
-        attachments: z.array(z.unknown()).max(50).nullish(),
-        documentIds: z.array(uuid()).max(50).nullish(),
-        documentFileNames: z.record(z.string(), z.string().max(500)).nullish(),
+        scheduledAt: z.nullish(z.string().check(z.maxLength(100))),
+        scheduledTimezone: z.nullish(z.string().check(z.maxLength(100))),
+        toEmail: z.nullish(z.string().check(z.maxLength(2000))),
+        ccAddresses: z.nullish(z.string().check(z.maxLength(4000))),
+        bccAddresses: z.nullish(z.string().check(z.maxLength(4000))),
+        subject: z.nullish(subject()),
+        body: z.nullish(text()),
+        htmlBody: z.nullish(html()),
+        fromAccountId: z.nullish(z.string().check(z.maxLength(200))),
+        attachments: z.nullish(z.array(z.unknown()).check(z.maxLength(50))),
+        documentIds: z.nullish(z.array(uuid()).check(z.maxLength(50))),
+        documentFileNames: z.nullish(z.record(z.string(), z.string().check(z.maxLength(500)))),
       }),
     },
     availability: planned,

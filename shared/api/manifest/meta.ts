@@ -1,5 +1,5 @@
 /** Manifest: spec "Meta" (health, catalog, next actions, usage). */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { int32, uuid } from '#api/params';
 
@@ -37,7 +37,7 @@ export const metaOperations: OperationSpec[] = [
     group: 'meta',
     summary: 'Ranked feed of open tasks and upcoming key dates.',
     schemas: {
-      query: z.object({ limit: int32({ min: 1, max: 100 }).optional(), transactionId: uuid().optional() }),
+      query: z.object({ limit: z.optional(int32({ min: 1, max: 100 })), transactionId: z.optional(uuid()) }),
     },
     availability: implemented,
   },
@@ -49,7 +49,7 @@ export const metaOperations: OperationSpec[] = [
     idempotent: false,
     group: 'meta',
     summary: "Call volume, daily breakdown, top operations and error rate of the calling key.",
-    schemas: { query: z.object({ days: int32({ min: 1, max: 90 }).optional() }) },
+    schemas: { query: z.object({ days: z.optional(int32({ min: 1, max: 90 })) }) },
     availability: implemented,
   },
 ];

@@ -3,12 +3,12 @@
  * `rsk_` partner key: list and provision organizations, read one, its entitlements and activity summary,
  * invite and remove seats. `orgId` is a plain string (spec "Conventions"); `userId` is a uuid.
  */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { int32, uuid } from '#api/params';
 
 const planned = { status: 'planned', issue: 'not yet filed (partner tier)' } as const;
-const orgId = () => z.string().min(1).max(200);
+const orgId = () => z.string().check(z.minLength(1), z.maxLength(200));
 const orgPath = z.object({ orgId: orgId() });
 
 export const partnerOperations: OperationSpec[] = [
@@ -22,8 +22,8 @@ export const partnerOperations: OperationSpec[] = [
     summary: 'Organizations provisioned by the partner.',
     schemas: {
       query: z.object({
-        limit: int32({ min: 1, max: 100 }).default(25),
-        offset: int32({ min: 0 }).default(0),
+        limit: z._default(int32({ min: 1, max: 100 }), 25),
+        offset: z._default(int32({ min: 0 }), 0),
       }),
     },
     availability: planned,
@@ -38,11 +38,11 @@ export const partnerOperations: OperationSpec[] = [
     summary: 'Provisions an organization with its owner.',
     schemas: {
       body: z.object({
-        name: z.string().trim().min(1).max(200),
+        name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
         owner: z.object({
-          email: z.string().trim().min(1).max(320),
-          firstName: z.string().trim().max(100),
-          lastName: z.string().trim().max(100),
+          email: z.string().check(z.trim(), z.minLength(1), z.maxLength(320)),
+          firstName: z.string().check(z.trim(), z.maxLength(100)),
+          lastName: z.string().check(z.trim(), z.maxLength(100)),
         }),
       }),
     },
@@ -92,10 +92,10 @@ export const partnerOperations: OperationSpec[] = [
     schemas: {
       path: orgPath,
       body: z.object({
-        email: z.string().trim().min(1).max(320),
-        firstName: z.string().trim().max(100).nullable(),
-        lastName: z.string().trim().max(100).nullable(),
-        role: z.string().trim().max(50).nullable(),
+        email: z.string().check(z.trim(), z.minLength(1), z.maxLength(320)),
+        firstName: z.nullable(z.string().check(z.trim(), z.maxLength(100))),
+        lastName: z.nullable(z.string().check(z.trim(), z.maxLength(100))),
+        role: z.nullable(z.string().check(z.trim(), z.maxLength(50))),
       }),
     },
     availability: planned,

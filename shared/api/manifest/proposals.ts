@@ -2,7 +2,7 @@
  * Manifest: spec "Proposals" — AI proposals awaiting human approval: list, read with evidence, approve,
  * edit the proposed payload, reject. Proposal ids (`id`) are uuids.
  */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { int32, uuid } from '#api/params';
 
@@ -20,10 +20,10 @@ export const proposalsOperations: OperationSpec[] = [
     summary: 'AI proposals, filtered by status and deal.',
     schemas: {
       query: z.object({
-        limit: int32({ min: 1, max: 100 }).optional(),
-        offset: int32({ min: 0 }).optional(),
-        status: z.string().max(50).optional(),
-        transactionId: uuid().optional(),
+        limit: z.optional(int32({ min: 1, max: 100 })),
+        offset: z.optional(int32({ min: 0 })),
+        status: z.optional(z.string().check(z.maxLength(50))),
+        transactionId: z.optional(uuid()),
       }),
     },
     availability: planned,
@@ -69,7 +69,7 @@ export const proposalsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'proposals',
     summary: 'Rejects a proposal with an optional reason.',
-    schemas: { path: idPath, body: z.object({ reason: z.string().max(2000).nullable() }) },
+    schemas: { path: idPath, body: z.object({ reason: z.nullable(z.string().check(z.maxLength(2000))) }) },
     availability: planned,
   },
 ];

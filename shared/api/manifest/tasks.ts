@@ -1,5 +1,5 @@
 /** Manifest: spec "Tasks", plus task creation from spec "Transactions". */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { dateTime, int32, uuid } from '#api/params';
 
@@ -18,12 +18,12 @@ export const tasksOperations: OperationSpec[] = [
     schemas: {
       path: z.object({ transactionId: uuid() }),
       body: z.object({
-        title: z.string().trim().min(1).max(300),
-        description: z.string().max(5000).nullish(),
-        dueDate: dateTime().nullish(),
-        priority: int32({ min: 0, max: 5 }).nullish(),
-        assigneeUserId: uuid().nullish(),
-        linkedMilestoneName: z.string().max(64).nullish(),
+        title: z.string().check(z.trim(), z.minLength(1), z.maxLength(300)),
+        description: z.nullish(z.string().check(z.maxLength(5000))),
+        dueDate: z.nullish(dateTime()),
+        priority: z.nullish(int32({ min: 0, max: 5 })),
+        assigneeUserId: z.nullish(uuid()),
+        linkedMilestoneName: z.nullish(z.string().check(z.maxLength(64))),
       }),
     },
     availability: implemented,
@@ -38,9 +38,9 @@ export const tasksOperations: OperationSpec[] = [
     summary: 'Open tasks, soonest due first.',
     schemas: {
       query: z.object({
-        transactionId: uuid().optional(),
-        assignedTo: z.string().max(100).optional(),
-        limit: int32({ min: 1, max: 200 }).default(50),
+        transactionId: z.optional(uuid()),
+        assignedTo: z.optional(z.string().check(z.maxLength(100))),
+        limit: z._default(int32({ min: 1, max: 200 }), 50),
       }),
     },
     availability: implemented,
@@ -53,7 +53,7 @@ export const tasksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'tasks',
     summary: 'Permanently deletes tasks by id; unknown ids are reported, not errors.',
-    schemas: { body: z.object({ taskIds: z.array(uuid()).min(1).max(100) }) },
+    schemas: { body: z.object({ taskIds: z.array(uuid()).check(z.minLength(1), z.maxLength(100)) }) },
     availability: implemented,
   },
   {
@@ -64,7 +64,7 @@ export const tasksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'tasks',
     summary: 'Assigns a task to a member, or unassigns it with null.',
-    schemas: { path: taskPath, body: z.object({ assigneeUserId: uuid().nullable() }) },
+    schemas: { path: taskPath, body: z.object({ assigneeUserId: z.nullable(uuid()) }) },
     availability: implemented,
   },
   {
@@ -86,7 +86,10 @@ export const tasksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'tasks',
     summary: 'Adds a comment authored by the calling user.',
-    schemas: { path: taskPath, body: z.object({ content: z.string().trim().min(1).max(5000) }) },
+    schemas: {
+      path: taskPath,
+      body: z.object({ content: z.string().check(z.trim(), z.minLength(1), z.maxLength(5000)) }),
+    },
     availability: implemented,
   },
   {
@@ -110,7 +113,9 @@ export const tasksOperations: OperationSpec[] = [
     summary: 'Marks a task complete (CompleteTaskRequest designed here: optional note).',
     schemas: {
       path: taskPath,
-      body: z.object({ note: z.string().max(2000).nullish(), completedAt: dateTime().nullish() }).optional(),
+      body: z.optional(
+        z.object({ note: z.nullish(z.string().check(z.maxLength(2000))), completedAt: z.nullish(dateTime()) }),
+      ),
     },
     availability: implemented,
     designedHere: true,

@@ -3,14 +3,14 @@
  * and the template/form rows of spec "Transactions": a deal's checklist (read and apply a template),
  * form links, intake status, merge fields and template rendering (a preview; scope `read` though POST).
  */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { boolParam, dateTime, int32, uuid } from '#api/params';
 
 const planned = { status: 'planned', issue: 'not yet filed (templates)' } as const;
 const txnPath = z.object({ transactionId: uuid() });
 /** A filter token (vocabularies of filter parameters are not shown in the spec). */
-const filter = () => z.string().max(100).optional();
+const filter = () => z.optional(z.string().check(z.maxLength(100)));
 
 export const templatesOperations: OperationSpec[] = [
   {
@@ -23,7 +23,7 @@ export const templatesOperations: OperationSpec[] = [
     summary: 'Checklist templates, filtered by category, complexity, side, state and type.',
     schemas: {
       query: z.object({
-        activeOnly: boolParam().optional(),
+        activeOnly: z.optional(boolParam()),
         category: filter(),
         complexity: filter(),
         side: filter(),
@@ -47,8 +47,8 @@ export const templatesOperations: OperationSpec[] = [
         audience: filter(),
         stage: filter(),
         side: filter(),
-        search: z.string().max(200).optional(),
-        limit: int32({ min: 1, max: 100 }).default(50),
+        search: z.optional(z.string().check(z.maxLength(200))),
+        limit: z._default(int32({ min: 1, max: 100 }), 50),
       }),
     },
     availability: planned,
@@ -63,16 +63,16 @@ export const templatesOperations: OperationSpec[] = [
     summary: 'Creates an organization email template.',
     schemas: {
       body: z.object({
-        name: z.string().max(200).nullish(),
-        subject: z.string().max(998).nullish(),
-        body: z.string().max(500_000).nullish(),
-        description: z.string().max(2000).nullish(),
-        category: z.string().max(100).nullish(),
-        audience: z.string().max(100).nullish(),
-        stage: z.string().max(100).nullish(),
-        side: z.string().max(100).nullish(),
-        tone: z.string().max(100).nullish(),
-        isActive: z.boolean().nullish(),
+        name: z.nullish(z.string().check(z.maxLength(200))),
+        subject: z.nullish(z.string().check(z.maxLength(998))),
+        body: z.nullish(z.string().check(z.maxLength(500_000))),
+        description: z.nullish(z.string().check(z.maxLength(2000))),
+        category: z.nullish(z.string().check(z.maxLength(100))),
+        audience: z.nullish(z.string().check(z.maxLength(100))),
+        stage: z.nullish(z.string().check(z.maxLength(100))),
+        side: z.nullish(z.string().check(z.maxLength(100))),
+        tone: z.nullish(z.string().check(z.maxLength(100))),
+        isActive: z.nullish(z.boolean()),
       }),
     },
     availability: planned,
@@ -85,7 +85,7 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: 'One email template by id or slug.',
-    schemas: { path: z.object({ idOrSlug: z.string().min(1).max(200) }) },
+    schemas: { path: z.object({ idOrSlug: z.string().check(z.minLength(1), z.maxLength(200)) }) },
     availability: planned,
   },
   {
@@ -98,12 +98,12 @@ export const templatesOperations: OperationSpec[] = [
     summary: 'Form submissions, filtered by form, purpose, status, deal and time.',
     schemas: {
       query: z.object({
-        formDefinitionId: uuid().optional(),
+        formDefinitionId: z.optional(uuid()),
         formPurpose: filter(),
-        limit: int32({ min: 1, max: 100 }).optional(),
-        since: dateTime().optional(),
+        limit: z.optional(int32({ min: 1, max: 100 })),
+        since: z.optional(dateTime()),
         status: filter(),
-        transactionId: uuid().optional(),
+        transactionId: z.optional(uuid()),
       }),
     },
     availability: planned,
@@ -153,8 +153,8 @@ export const templatesOperations: OperationSpec[] = [
       path: txnPath,
       body: z.object({
         templateId: uuid(),
-        replaceExisting: z.boolean().nullable(),
-        scope: z.string().max(100).nullable(),
+        replaceExisting: z.nullable(z.boolean()),
+        scope: z.nullable(z.string().check(z.maxLength(100))),
       }),
     },
     availability: planned,
@@ -202,7 +202,7 @@ export const templatesOperations: OperationSpec[] = [
     summary: 'Renders a template against the deal as a preview; sends nothing.',
     schemas: {
       path: txnPath,
-      body: z.object({ slug: z.string().max(200).nullable(), templateId: uuid().nullable() }),
+      body: z.object({ slug: z.nullable(z.string().check(z.maxLength(200))), templateId: z.nullable(uuid()) }),
     },
     availability: planned,
   },

@@ -2,7 +2,7 @@
  * Manifest: deal extras of spec "Transactions" served by the transactions function but not built yet:
  * open contingencies, the client-portal link, deadline reminders and status summaries.
  */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { dateTime, int32, uuid } from '#api/params';
 
@@ -43,15 +43,15 @@ export const transactionsExtrasOperations: OperationSpec[] = [
     schemas: {
       path: txnPath,
       body: z.object({
-        daysBeforeReminder: int32({ min: 0, max: 365 }).nullable(),
-        deadlineDate: dateTime().nullable(),
-        deadlineType: z.string().max(100).nullable(),
-        emailTemplateId: uuid().nullable(),
-        milestoneId: uuid().nullable(),
-        note: z.string().max(5000).nullable(),
-        recipientEmails: z.string().max(4000).nullable(),
-        recipientRoles: z.string().max(1000).nullable(),
-        reminderTimeOfDay: z.string().max(20).nullable(),
+        daysBeforeReminder: z.nullable(int32({ min: 0, max: 365 })),
+        deadlineDate: z.nullable(dateTime()),
+        deadlineType: z.nullable(z.string().check(z.maxLength(100))),
+        emailTemplateId: z.nullable(uuid()),
+        milestoneId: z.nullable(uuid()),
+        note: z.nullable(z.string().check(z.maxLength(5000))),
+        recipientEmails: z.nullable(z.string().check(z.maxLength(4000))),
+        recipientRoles: z.nullable(z.string().check(z.maxLength(1000))),
+        reminderTimeOfDay: z.nullable(z.string().check(z.maxLength(20))),
       }),
     },
     availability: planned,
@@ -67,10 +67,10 @@ export const transactionsExtrasOperations: OperationSpec[] = [
     schemas: {
       path: txnPath,
       body: z.object({
-        audience: z.string().max(100).nullable(),
-        bodyMarkdown: z.string().max(50_000).nullable(),
-        subject: z.string().max(998).nullable(),
-        keyPointBullets: z.array(z.string().max(1000)).max(50).nullable(),
+        audience: z.nullable(z.string().check(z.maxLength(100))),
+        bodyMarkdown: z.nullable(z.string().check(z.maxLength(50_000))),
+        subject: z.nullable(z.string().check(z.maxLength(998))),
+        keyPointBullets: z.nullable(z.array(z.string().check(z.maxLength(1000))).check(z.maxLength(50))),
       }),
     },
     availability: planned,

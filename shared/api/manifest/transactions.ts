@@ -1,5 +1,5 @@
 /** Manifest: the deal core of spec "Transactions" (list, resolve, read, status, notes, activity, apply). */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { int32, uuid } from '#api/params';
 
@@ -17,10 +17,10 @@ export const transactionsOperations: OperationSpec[] = [
     summary: 'Deals, most recently updated first, filtered by text and status.',
     schemas: {
       query: z.object({
-        q: z.string().max(200).optional(),
-        status: z.string().max(100).optional(),
-        page: int32({ min: 1, max: 10_000 }).default(1),
-        pageSize: int32({ min: 1, max: 100 }).default(25),
+        q: z.optional(z.string().check(z.maxLength(200))),
+        status: z.optional(z.string().check(z.maxLength(100))),
+        page: z._default(int32({ min: 1, max: 10_000 }), 1),
+        pageSize: z._default(int32({ min: 1, max: 100 }), 25),
       }),
     },
     availability: implemented,
@@ -36,10 +36,10 @@ export const transactionsOperations: OperationSpec[] = [
     schemas: {
       body: z.object({
         extractionJobId: uuid(),
-        transactionId: z.string().nullish(),
-        transactionType: z.enum(['Sale', 'Purchase', 'Listing']).nullish(),
-        side: z.enum(['Buyer', 'Seller']).nullish(),
-        overrides: z.record(z.string(), z.unknown()).nullish(),
+        transactionId: z.nullish(z.string()),
+        transactionType: z.nullish(z.enum(['Sale', 'Purchase', 'Listing'])),
+        side: z.nullish(z.enum(['Buyer', 'Seller'])),
+        overrides: z.nullish(z.record(z.string(), z.unknown())),
       }),
     },
     availability: { status: 'planned', issue: '#3 extraction pipeline' },
@@ -54,9 +54,9 @@ export const transactionsOperations: OperationSpec[] = [
     summary: 'Ranked matches of a free-text property address.',
     schemas: {
       query: z.object({
-        property: z.string().trim().min(1).max(300),
-        status: z.string().max(100).optional(),
-        limit: int32({ min: 1, max: 25 }).default(3),
+        property: z.string().check(z.trim(), z.minLength(1), z.maxLength(300)),
+        status: z.optional(z.string().check(z.maxLength(100))),
+        limit: z._default(int32({ min: 1, max: 25 }), 3),
       }),
     },
     availability: implemented,
@@ -83,9 +83,9 @@ export const transactionsOperations: OperationSpec[] = [
     schemas: {
       path: txnPath,
       body: z.object({
-        type: z.string().trim().min(1).max(64),
-        summary: z.string().trim().min(1).max(500),
-        details: z.string().max(10_000).nullish(),
+        type: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
+        summary: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
+        details: z.nullish(z.string().check(z.maxLength(10_000))),
       }),
     },
     availability: implemented,
@@ -98,7 +98,10 @@ export const transactionsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: "Sets a status of the organization's vocabulary and runs its cascade.",
-    schemas: { path: txnPath, body: z.object({ status: z.string().trim().min(1).max(100).nullable() }) },
+    schemas: {
+      path: txnPath,
+      body: z.object({ status: z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))) }),
+    },
     availability: implemented,
   },
   {
@@ -109,7 +112,7 @@ export const transactionsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: 'Replaces the general notes; null clears them.',
-    schemas: { path: txnPath, body: z.object({ notes: z.string().max(50_000).nullable() }) },
+    schemas: { path: txnPath, body: z.object({ notes: z.nullable(z.string().check(z.maxLength(50_000))) }) },
     availability: implemented,
   },
 ];

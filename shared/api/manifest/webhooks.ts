@@ -3,20 +3,21 @@
  * delete, deliveries, secret rotation, test delivery). Subscription ids (`id`) are uuids. See also spec
  * "Events" for the event types and the delivery contract.
  */
-import { z } from 'zod';
+import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { boolParam, int32, uuid } from '#api/params';
 
-const planned = { status: 'planned', issue: '#4 webhooks' } as const;
+const implemented = { status: 'implemented' } as const;
 const idPath = z.object({ id: uuid() });
 
 /** Subscription fields shared by create and replace (spec "Webhook subscription"). */
-const name = () => z.string().trim().min(1).max(200);
-const url = () => z.url('must be a URL').max(2048);
+const name = () => z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
+const url = () => z.url('must be a URL').check(z.maxLength(2048));
 /** Event types, or `*` for all; at least one. */
-const events = () => z.array(z.string().trim().min(1).max(100)).min(1).max(100);
-const description = () => z.string().max(2000);
-const headers = () => z.record(z.string().max(256), z.string().max(4096));
+const events = () =>
+  z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(100));
+const description = () => z.string().check(z.maxLength(2000));
+const headers = () => z.record(z.string().check(z.maxLength(256)), z.string().check(z.maxLength(4096)));
 
 export const webhooksOperations: OperationSpec[] = [
   {
@@ -28,7 +29,7 @@ export const webhooksOperations: OperationSpec[] = [
     group: 'webhooks',
     summary: 'The catalog of event types available to the key.',
     schemas: {},
-    availability: planned,
+    availability: implemented,
   },
   {
     operationId: 'listWebhooks',
@@ -38,8 +39,8 @@ export const webhooksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'webhooks',
     summary: "The organization's webhook subscriptions (secrets masked).",
-    schemas: { query: z.object({ includeInactive: boolParam().optional() }) },
-    availability: planned,
+    schemas: { query: z.object({ includeInactive: z.optional(boolParam()) }) },
+    availability: implemented,
   },
   {
     operationId: 'createWebhook',
@@ -54,11 +55,11 @@ export const webhooksOperations: OperationSpec[] = [
         name: name(),
         url: url(),
         events: events(),
-        description: description().optional(),
-        headers: headers().optional(),
+        description: z.optional(description()),
+        headers: z.optional(headers()),
       }),
     },
-    availability: planned,
+    availability: implemented,
   },
   {
     operationId: 'getWebhook',
@@ -69,7 +70,7 @@ export const webhooksOperations: OperationSpec[] = [
     group: 'webhooks',
     summary: 'One subscription with its secret masked.',
     schemas: { path: idPath },
-    availability: planned,
+    availability: implemented,
   },
   {
     operationId: 'updateWebhook',
@@ -85,14 +86,14 @@ export const webhooksOperations: OperationSpec[] = [
         name: name(),
         url: url(),
         events: events(),
-        description: description().optional(),
-        headers: headers().optional(),
-        isActive: z.boolean().optional(),
-        circuitBreakerEnabled: z.boolean().optional(),
-        timeoutSeconds: int32({ min: 1, max: 30 }).optional(),
+        description: z.optional(description()),
+        headers: z.optional(headers()),
+        isActive: z.optional(z.boolean()),
+        circuitBreakerEnabled: z.optional(z.boolean()),
+        timeoutSeconds: z.optional(int32({ min: 1, max: 30 })),
       }),
     },
-    availability: planned,
+    availability: implemented,
   },
   {
     operationId: 'deleteWebhook',
@@ -103,7 +104,7 @@ export const webhooksOperations: OperationSpec[] = [
     group: 'webhooks',
     summary: 'Deletes a subscription.',
     schemas: { path: idPath },
-    availability: planned,
+    availability: implemented,
   },
   {
     operationId: 'listWebhookDeliveries',
@@ -116,11 +117,11 @@ export const webhooksOperations: OperationSpec[] = [
     schemas: {
       path: idPath,
       query: z.object({
-        limit: int32({ min: 1, max: 100 }).optional(),
-        offset: int32({ min: 0 }).optional(),
+        limit: z.optional(int32({ min: 1, max: 100 })),
+        offset: z.optional(int32({ min: 0 })),
       }),
     },
-    availability: planned,
+    availability: implemented,
   },
   {
     operationId: 'regenerateWebhookSecret',
@@ -131,7 +132,7 @@ export const webhooksOperations: OperationSpec[] = [
     group: 'webhooks',
     summary: 'Rotates the signing secret and returns the new one once.',
     schemas: { path: idPath },
-    availability: planned,
+    availability: implemented,
   },
   {
     operationId: 'testWebhook',
@@ -142,6 +143,6 @@ export const webhooksOperations: OperationSpec[] = [
     group: 'webhooks',
     summary: 'Sends a webhook.test delivery to the subscription.',
     schemas: { path: idPath },
-    availability: planned,
+    availability: implemented,
   },
 ];

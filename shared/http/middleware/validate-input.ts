@@ -4,7 +4,7 @@
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from '#api/zod';
 import { ValidationError } from '#http/errors';
 import { stateOf } from '#http/state';
 
@@ -34,7 +34,7 @@ export function validateInput(): middy.MiddlewareObj<APIGatewayProxyEventV2, API
       const state = stateOf(request);
       const { schemas } = state.op!;
       const fields: Record<string, string> = {};
-      const parse = (schema: z.ZodType | undefined, value: unknown, where: string) => {
+      const parse = (schema: z.ZodMiniType | undefined, value: unknown, where: string) => {
         if (!schema) return undefined;
         const r = schema.safeParse(value);
         if (r.success) return r.data;

@@ -1,0 +1,93 @@
+/**
+ * Webhook delivery worker (SQS → HTTPS POST). Per message: re-read the subscription (dropped if deleted or
+ * paused), sign the exact payload bytes with the CURRENT secret, POST with the spec's headers and the
+ * subscription's timeout, record the attempt. 2xx is success. On failure the message's visibility is set
+ * to the next retry delay (`retry-schedule.ts`) and it is reported failed, so SQS redelivers it then; after
+ * the last attempt the queue's redrive policy moves it to the dead-letter queue. Consecutive failures trip
+ * the circuit breaker, which pauses the subscription.
+ */
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
+import { getWebhook, recordWebhookFailure, recordWebhookSuccess, wantsEvent } from '#db/webhooks';
+import { recordAttempt, type DeliveryAttempt, type DeliveryMessage } from '#db/webhook-deliveries';
+import { signWebhookBody } from '#events/signing';
+import { postWebhook } from '#events/webhook-transport';
+import { maxAttempts, retryDelaySeconds } from '#events/retry-schedule';
+import { NotFoundError } from '#http/errors';
+import { sqs, webhookQueueUrl } from '#ports/sqs';
+
+/** Headers a subscription's custom `headers` may not override. */
+const RESERVED = new Set(['content-type', 'content-length', 'host', 'user-agent', 'x-webhook-signature', 'x-webhook-event-type', 'x-webhook-event-id', 'x-webhook-timestamp']);
+
+/** The request headers of one attempt (spec "Delivery"). @param sentAt ISO 8601 send time */
+export function deliveryHeaders(m: DeliveryMessage, secret: string, custom: Record<string, string>, sentAt: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(custom)) if (!RESERVED.has(k.toLowerCase())) headers[k] = v;
+  return {
+    ...headers,
+    'content-type': 'application/json',
+    'user-agent': 'transaction-coordination-webhooks/1',
+    'x-webhook-signature': signWebhookBody(secret, m.payload),
+    'x-webhook-event-type': m.eventType,
+    'x-webhook-event-id': m.eventId,
+    'x-webhook-timestamp': sentAt,
+  };
+}
+
+/** Delivers one message. @returns true when SQS should redeliver it later */
+export async function deliver(record: SQSRecord, now = () => new Date()): Promise<boolean> {
+  const m = JSON.parse(record.body) as DeliveryMessage;
+  const attempt = (m.priorAttempts ?? 0) + Number(record.attributes.ApproximateReceiveCount ?? 1);
+  if (attempt > maxAttempts()) {
+    // Re-enqueued after a local restart with its attempts spent: let the redrive policy dead-letter it.
+    await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: webhookQueueUrl(), ReceiptHandle: record.receiptHandle, VisibilityTimeout: 0 }));
+    return true;
+  }
+  const base = { subscriptionId: m.subscriptionId, eventId: m.eventId, eventType: m.eventType, attempt };
+  let sub;
+  try {
+    sub = await getWebhook(m.orgId, m.subscriptionId, true);
+  } catch (err) {
+    if (err instanceof NotFoundError) return false; // subscription deleted: nothing to deliver to
+    throw err;
+  }
+  const started = now();
+  if (!sub.isActive || (m.eventType !== 'webhook.test' && !wantsEvent(sub, m.eventType))) {
+    const reason = sub.pausedReason === 'circuit_breaker' ? 'subscription paused by the circuit breaker' : !sub.isActive ? 'subscription inactive' : 'event type no longer subscribed';
+    await recordAttempt(m.orgId, { ...base, attemptedAt: started.toISOString(), ok: false, statusCode: null, latencyMs: null, error: reason, nextRetryAt: null, outcome: 'dropped' }, started);
+    return false;
+  }
+  const sentAt = started.toISOString();
+  const result = await postWebhook(sub.url, m.payload, deliveryHeaders(m, sub.secret, sub.headers, sentAt), sub.timeoutSeconds * 1000);
+  if (result.ok) {
+    await recordAttempt(m.orgId, { ...base, attemptedAt: sentAt, ok: true, statusCode: result.statusCode, latencyMs: result.latencyMs, error: null, nextRetryAt: null, outcome: 'succeeded' }, started);
+    if (sub.consecutiveFailures > 0) await recordWebhookSuccess(m.orgId, sub.id);
+    return false;
+  }
+  const delay = retryDelaySeconds(attempt);
+  const tripped = await recordWebhookFailure(m.orgId, sub.id, started);
+  const retrying = delay !== null && !tripped;
+  const a: DeliveryAttempt = {
+    ...base, attemptedAt: sentAt, ok: false, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error,
+    nextRetryAt: retrying ? new Date(started.getTime() + delay * 1000).toISOString() : null,
+    outcome: retrying ? 'retrying' : tripped ? 'dropped' : 'failed',
+  };
+  await recordAttempt(m.orgId, a, started);
+  if (tripped) return false;
+  // Last attempt: visible again at once, so the next receive exceeds maxReceiveCount and SQS dead-letters it.
+  await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: webhookQueueUrl(), ReceiptHandle: record.receiptHandle, VisibilityTimeout: delay ?? 0 }));
+  return true;
+}
+
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  const results = await Promise.allSettled(event.Records.map((r) => deliver(r)));
+  return {
+    batchItemFailures: results
+      .map((r, i) => ({ r, id: event.Records[i].messageId }))
+      .filter(({ r }) => r.status === 'rejected' || r.value)
+      .map(({ r, id }) => {
+        if (r.status === 'rejected') console.error(JSON.stringify({ level: 'error', msg: 'delivery failed', messageId: id, error: String(r.reason) }));
+        return { itemIdentifier: id };
+      }),
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * Webhook deliveries, in the subscription's own partition `ORG#<orgId>#WEBHOOK#<subscriptionId>`:
+ * - one delivery per (event, subscription): `SK = DLV#<eventId>`, `status` pending → succeeded | failed |
+ *   dropped, the exact payload bytes (so every attempt sends the same body), and while pending a sparse GSI2
+ *   entry `DLVPENDING#<shard>` that lets the local runtime re-enqueue pending deliveries after a restart;
+ * - one item per attempt: `SK = ATT#<iso time>#<eventId>#<attempt>`, listed newest first by
+ *   `GET /webhooks/{id}/deliveries`.
+ * Both expire after 30 days (TTL).
+ */
+import { createHash } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { db, tableName } from '#db/client';
+
+const RETENTION_SECONDS = 30 * 86_400;
+/** Shards of the pending-delivery index, so one hot key does not take every pending write. */
+export const PENDING_SHARDS = 8;
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'dropped';
+
+/** What the delivery queue carries: enough to deliver without another read of the event. */
+export interface DeliveryMessage {
+  orgId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  /** The JSON body, exactly as signed and sent on every attempt. */
+  payload: string;
+  /** Attempts made before this message was (re-)enqueued; the attempt number adds SQS's receive count. */
+  priorAttempts?: number;
+}
+
+export interface DeliveryAttempt {
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  attemptedAt: string;
+  ok: boolean;
+  statusCode: number | null;
+  latencyMs: number | null;
+  error: string | null;
+  /** When the next attempt is due (ISO), or null when none follows. */
+  nextRetryAt: string | null;
+  outcome: DeliveryStatus | 'retrying';
+}
+
+const partition = (orgId: string, subscriptionId: string) => `ORG#${orgId}#WEBHOOK#${subscriptionId}`;
+const shardOf = (eventId: string) => createHash('sha256').update(eventId).digest()[0] % PENDING_SHARDS;
+const ttlFrom = (now: Date) => Math.floor(now.getTime() / 1000) + RETENTION_SECONDS;
+
+/**
+ * Records a delivery as pending unless it exists. Fan-out calls this before enqueueing, so a replayed
+ * stream record does not deliver an event that already succeeded.
+ * @returns 'new', or the existing delivery's status
+ */
+export async function claimDelivery(m: DeliveryMessage, now: Date): Promise<'new' | DeliveryStatus> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          PK: partition(m.orgId, m.subscriptionId), SK: `DLV#${m.eventId}`, entity: 'WebhookDelivery',
+          orgId: m.orgId, subscriptionId: m.subscriptionId, eventId: m.eventId, eventType: m.eventType, payload: m.payload,
+          status: 'pending', attemptCount: 0, createdAt: now.toISOString(), ttl: ttlFrom(now),
+          GSI2PK: `DLVPENDING#${shardOf(m.eventId)}`, GSI2SK: `${now.toISOString()}#${m.eventId}#${m.subscriptionId}`,
+        },
+        ConditionExpression: 'attribute_not_exists(SK)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return 'new';
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException && err.Item) return unmarshall(err.Item).status as DeliveryStatus;
+    throw err;
+  }
+}
+
+/** Stores one attempt and moves its delivery to the attempt's outcome (leaving the pending index when final). */
+export async function recordAttempt(orgId: string, a: DeliveryAttempt, now: Date): Promise<void> {
+  const pk = partition(orgId, a.subscriptionId);
+  const final = a.outcome !== 'retrying';
+  await Promise.all([
+    db().send(new PutCommand({ TableName: tableName(), Item: { PK: pk, SK: `ATT#${a.attemptedAt}#${a.eventId}#${String(a.attempt).padStart(3, '0')}`, entity: 'WebhookAttempt', orgId, ...a, ttl: ttlFrom(now) } })),
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: pk, SK: `DLV#${a.eventId}` },
+        UpdateExpression: `SET #s = :s, attemptCount = :n, lastAttemptAt = :at, nextRetryAt = :next${final ? ' REMOVE GSI2PK, GSI2SK' : ''}`,
+        ConditionExpression: 'attribute_exists(SK)',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':s': final ? a.outcome : 'pending', ':n': a.attempt, ':at': a.attemptedAt, ':next': a.nextRetryAt },
+      }),
+    ).catch((err) => {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }),
+  ]);
+}
+
+/** Recent attempts of a subscription, newest first. */
+export async function listAttempts(orgId: string, subscriptionId: string, limit: number, offset: number): Promise<DeliveryAttempt[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :a)',
+      ExpressionAttributeValues: { ':pk': partition(orgId, subscriptionId), ':a': 'ATT#' },
+      ScanIndexForward: false,
+      Limit: offset + limit,
+    }),
+  );
+  return (out.Items ?? []).slice(offset, offset + limit).map(({ subscriptionId: s, eventId, eventType, attempt, attemptedAt, ok, statusCode, latencyMs, error, nextRetryAt, outcome }) => ({
+    subscriptionId: s, eventId, eventType, attempt, attemptedAt, ok, statusCode: statusCode ?? null, latencyMs: latencyMs ?? null, error: error ?? null, nextRetryAt: nextRetryAt ?? null, outcome,
+  }));
+}
+
+/** Every pending delivery (all shards of the GSI2 index): what a restarted local runtime re-enqueues. */
+export async function listPendingDeliveries(): Promise<DeliveryMessage[]> {
+  const found: DeliveryMessage[] = [];
+  for (let shard = 0; shard < PENDING_SHARDS; shard++) {
+    let ExclusiveStartKey: Record<string, any> | undefined;
+    do {
+      const out = await db().send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': `DLVPENDING#${shard}` }, ExclusiveStartKey }));
+      for (const i of out.Items ?? []) found.push({ orgId: i.orgId, subscriptionId: i.subscriptionId, eventId: i.eventId, eventType: i.eventType, payload: i.payload, priorAttempts: Number(i.attemptCount ?? 0) });
+      ExclusiveStartKey = out.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+  }
+  return found;
+}

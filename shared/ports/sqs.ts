@@ -1,0 +1,29 @@
+/**
+ * The SQS client, created once per process. `SQS_ENDPOINT` points it at local-aws-sqs in the local runtime;
+ * in AWS it is unset and the SDK's defaults apply.
+ */
+import { SQSClient } from '@aws-sdk/client-sqs';
+
+let client: SQSClient | undefined;
+
+export function sqs(): SQSClient {
+  if (!client) {
+    const endpoint = process.env.SQS_ENDPOINT;
+    client = new SQSClient(
+      endpoint ? { endpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {},
+    );
+  }
+  return client;
+}
+
+/** Drops the cached client (tests and the local runtime switching endpoints). */
+export function resetSqsClient(): void {
+  client = undefined;
+}
+
+/** URL of the webhook delivery queue (`WEBHOOK_QUEUE_URL`). @throws Error when unset */
+export function webhookQueueUrl(): string {
+  const url = process.env.WEBHOOK_QUEUE_URL;
+  if (!url) throw new Error('WEBHOOK_QUEUE_URL is not set');
+  return url;
+}
