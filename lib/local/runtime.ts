@@ -1,0 +1,84 @@
+/**
+ * The local runtime, composable: DynamoDB Local (persistent under `dataDir`, or an existing endpoint), the
+ * table from the CDK definition, local-aws-sqs with the webhook queue and its DLQ, the stream poller
+ * (outbox → fan-out handler, checkpointed under `dataDir`), the SQS poller (→ delivery handler), and the
+ * HTTP server (→ API handlers). On start it re-enqueues deliveries still pending in the table, because the
+ * local queue lives in memory. `npm start` and the end-to-end tests both use it.
+ */
+import path from 'node:path';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { startDynamoDbLocal, type DynamoDbLocal } from '#lib/local/dynamodb-local';
+import { ensureTable } from '#lib/local/ensure-table';
+import { startLocalApi, type LocalApi } from '#lib/local/http-server';
+import { startLocalSqs, type LocalSqs } from '#lib/local/sqs-local';
+import { invokeWebhookFanout, startStreamPoller, type StreamPoller } from '#lib/local/stream-poller';
+import { invokeWebhookDelivery, startSqsPoller, type SqsPoller } from '#lib/local/sqs-poller';
+import { requeuePendingDeliveries } from '#lib/local/pending-deliveries';
+import { resetDbClient } from '#db/client';
+import { resetSqsClient } from '#ports/sqs';
+
+export interface LocalRuntimeOptions {
+  /** Where DynamoDB data (unless `dynamoEndpoint`) and the stream checkpoint live; a temp dir when omitted. */
+  dataDir?: string;
+  /** Use this DynamoDB Local instead of starting one (tests). */
+  dynamoEndpoint?: string;
+  tableName: string;
+  /** HTTP port on 127.0.0.1; 0 picks a free one. */
+  port: number;
+  /** Stream poll interval when idle, ms (default 50). */
+  streamIntervalMs?: number;
+}
+
+export interface LocalRuntime {
+  baseUrl: string;
+  dynamoEndpoint: string;
+  sqs: LocalSqs;
+  api: LocalApi;
+  /** Deliveries re-enqueued at start. */
+  requeued: number;
+  /** Stops everything it started (DynamoDB Local only when it started it), in dependency order. */
+  stop(): Promise<void>;
+}
+
+export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<LocalRuntime> {
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tcs-local-'));
+  mkdirSync(dataDir, { recursive: true });
+  let ddb: DynamoDbLocal | undefined;
+  const dynamoEndpoint = opts.dynamoEndpoint ?? (ddb = await startDynamoDbLocal({ dataDir: path.join(dataDir, 'dynamodb') })).endpoint;
+  await ensureTable(dynamoEndpoint, opts.tableName);
+  const sqs = await startLocalSqs();
+  Object.assign(process.env, {
+    TABLE_NAME: opts.tableName,
+    DYNAMODB_ENDPOINT: dynamoEndpoint,
+    SQS_ENDPOINT: sqs.endpoint,
+    WEBHOOK_QUEUE_URL: sqs.queueUrl,
+    LOCAL_MODE: 'true',
+  });
+  resetDbClient();
+  resetSqsClient();
+  const requeued = await requeuePendingDeliveries();
+  const streams: StreamPoller = startStreamPoller({
+    endpoint: dynamoEndpoint,
+    tableName: opts.tableName,
+    checkpointFile: path.join(dataDir, `stream-checkpoint-${opts.tableName}.json`),
+    invoke: invokeWebhookFanout,
+    intervalMs: opts.streamIntervalMs ?? 50,
+  });
+  const deliveries: SqsPoller = startSqsPoller({ queueUrl: sqs.queueUrl, invoke: invokeWebhookDelivery, waitTimeSeconds: 0, concurrency: 4 });
+  const api = await startLocalApi({ port: opts.port });
+  return {
+    baseUrl: api.baseUrl,
+    dynamoEndpoint,
+    sqs,
+    api,
+    requeued,
+    async stop() {
+      await api.close();
+      await streams.stop();
+      await deliveries.stop();
+      await sqs.stop();
+      await ddb?.stop();
+    },
+  };
+}

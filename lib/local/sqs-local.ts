@@ -1,0 +1,146 @@
+/**
+ * Runs local-aws-sqs (the SQS wire protocol, in process, no Java/Docker) on loopback with the two queues
+ * the webhook pipeline uses: `webhook-deliveries` and its dead-letter queue `webhook-deliveries-dlq`
+ * (`RedrivePolicy.maxReceiveCount = maxAttempts()`, `VisibilityTimeout = 60`), as the CDK stack declares them.
+ *
+ * Messages live in memory: they are lost when the process stops (the outbox items in DynamoDB are the
+ * durable record; see `stream-poller.ts`).
+ *
+ * One correction to the engine (see `keepReceiveCountOnVisibilityChange`): local-aws-sqs 2.0.2 counts a
+ * `ChangeMessageVisibility` as a receive, which would make every failed webhook attempt count twice
+ * towards `maxReceiveCount` and send messages to the DLQ after half the scheduled attempts.
+ */
+import { createServer, type Server } from 'node:http';
+import { createRequestHandler } from 'local-aws-sqs';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { freePort } from '#lib/local/dynamodb-local';
+import { maxAttempts } from '#events/retry-schedule';
+
+export const WEBHOOK_QUEUE_NAME = 'webhook-deliveries';
+export const WEBHOOK_DLQ_NAME = 'webhook-deliveries-dlq';
+/** Seconds a received message stays invisible unless the consumer changes it (the deployed queue's value). */
+export const WEBHOOK_QUEUE_VISIBILITY_SECONDS = 60;
+
+export interface LocalSqs {
+  /** `http://127.0.0.1:<port>`: the SQS endpoint (`SQS_ENDPOINT`). */
+  endpoint: string;
+  /** URL of `webhook-deliveries` (`WEBHOOK_QUEUE_URL`). */
+  queueUrl: string;
+  /** URL of `webhook-deliveries-dlq`. */
+  dlqUrl: string;
+  queueArn: string;
+  dlqArn: string;
+  /** The queue's `maxReceiveCount` (= `maxAttempts()` when started). */
+  maxReceiveCount: number;
+  /** Closes the HTTP server (open connections included). Messages are discarded. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts local-aws-sqs on 127.0.0.1 and creates the webhook queues through the SQS API.
+ * `maxReceiveCount` is read from `WEBHOOK_RETRY_SCHEDULE` now (set it before calling).
+ * @param opts.port TCP port; omitted = a free one
+ * @param opts.region region written into queue ARNs (default `AWS_REGION`, else `us-east-1`)
+ * @returns endpoint, queue/DLQ URLs and ARNs, and `stop()`
+ * @throws Error when the port is taken (EADDRINUSE) or `WEBHOOK_RETRY_SCHEDULE` is invalid
+ */
+export async function startLocalSqs(opts: { port?: number; region?: string } = {}): Promise<LocalSqs> {
+  const port = opts.port ?? (await freePort());
+  const region = opts.region ?? process.env.AWS_REGION ?? 'us-east-1';
+  const maxReceiveCount = maxAttempts();
+  const { service, requestHandler } = createRequestHandler({
+    port,
+    hostname: '127.0.0.1',
+    region,
+    emulateQueueCreationLifecycle: false,
+  });
+  const server: Server = createServer(requestHandler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new SQSClient({ endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    const arnOf = async (QueueUrl: string) =>
+      (await client.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+    const dlqUrl = (await client.send(new CreateQueueCommand({ QueueName: WEBHOOK_DLQ_NAME }))).QueueUrl!;
+    const dlqArn = await arnOf(dlqUrl);
+    const queueUrl = (
+      await client.send(
+        new CreateQueueCommand({
+          QueueName: WEBHOOK_QUEUE_NAME,
+          Attributes: {
+            VisibilityTimeout: String(WEBHOOK_QUEUE_VISIBILITY_SECONDS),
+            RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount }),
+          },
+        }),
+      )
+    ).QueueUrl!;
+    const queueArn = await arnOf(queueUrl);
+    for (const q of service.Queues) keepReceiveCountOnVisibilityChange(q as unknown as EngineQueue);
+    return { endpoint, queueUrl, dlqUrl, queueArn, dlqArn, maxReceiveCount, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** The parts of local-aws-sqs's (untyped-private) queue object the correction touches. */
+interface EngineEntry {
+  record: { MessageId: string; attributes: Record<string, string> };
+}
+interface EngineQueue {
+  newRecord: (msg: Record<string, unknown>, delay?: number) => EngineEntry;
+  changeVisibility: (receiptHandle: string, visibilityTimeout: string) => boolean;
+}
+
+/** The MessageId inside a local-aws-sqs receipt handle (base64 of a UUID followed by JSON), or undefined. */
+function messageIdOf(receiptHandle: string): string | undefined {
+  try {
+    const text = Buffer.from(receiptHandle, 'base64').toString('utf8');
+    return JSON.parse(text.slice(text.indexOf('{'))).MessageId;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * local-aws-sqs 2.0.2 runs the same routine for ReceiveMessage and ChangeMessageVisibility, so a visibility
+ * change increments `ApproximateReceiveCount` (and the redrive check uses that count). Real SQS counts
+ * receives only. This wraps one queue instance: it indexes messages as they are created and restores
+ * the count (and first-receive timestamp) right after each visibility change.
+ */
+function keepReceiveCountOnVisibilityChange(queue: EngineQueue): void {
+  const entries = new Map<string, WeakRef<EngineEntry>>();
+  const newRecord = queue.newRecord;
+  queue.newRecord = (msg, delay) => {
+    const entry = newRecord(msg, delay);
+    if (entries.size >= 1024) for (const [id, ref] of entries) if (!ref.deref()) entries.delete(id);
+    entries.set(entry.record.MessageId, new WeakRef(entry));
+    return entry;
+  };
+  const changeVisibility = queue.changeVisibility.bind(queue);
+  queue.changeVisibility = (receiptHandle, visibilityTimeout) => {
+    const id = messageIdOf(receiptHandle);
+    const attrs = id ? entries.get(id)?.deref()?.record.attributes : undefined;
+    const before = attrs && { count: attrs.ApproximateReceiveCount, first: attrs.ApproximateFirstReceiveTimestamp };
+    const changed = changeVisibility(receiptHandle, visibilityTimeout);
+    if (changed && attrs && before) {
+      attrs.ApproximateReceiveCount = before.count;
+      attrs.ApproximateFirstReceiveTimestamp = before.first;
+    }
+    return changed;
+  };
+}
