@@ -11,10 +11,7 @@ export const getHealth: OperationHandler = async (_input, { principal }) => {
   let databaseReachable = true;
   let databaseError: string | null = null;
   try {
-    if (!(await getOrganization(principal.orgId, true))) {
-      databaseReachable = true;
-      databaseError = 'organization record missing';
-    }
+    if (!(await getOrganization(principal.orgId, true))) databaseError = 'organization record missing';
   } catch (err) {
     databaseReachable = false;
     databaseError = err instanceof Error ? err.name : 'unknown error';

@@ -17,7 +17,11 @@ import { NotFoundError } from '#http/errors';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
 
 /** Headers a subscription's custom `headers` may not override. */
-const RESERVED = new Set(['content-type', 'content-length', 'host', 'user-agent', 'x-webhook-signature', 'x-webhook-event-type', 'x-webhook-event-id', 'x-webhook-timestamp']);
+const RESERVED = new Set([
+  'content-type', 'content-length', 'host', 'user-agent', 'x-webhook-signature', 'x-webhook-event-type', 'x-webhook-event-id', 'x-webhook-timestamp',
+  // Hop-by-hop and framing headers (RFC 9110 §7.6.1) would break the request itself.
+  'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'proxy-authorization', 'proxy-connection',
+]);
 
 /** The request headers of one attempt (spec "Delivery"). @param sentAt ISO 8601 send time */
 export function deliveryHeaders(m: DeliveryMessage, secret: string, custom: Record<string, string>, sentAt: string): Record<string, string> {

@@ -17,8 +17,9 @@ const MAX_VISIBILITY_SECONDS = 43_200;
 /** Delays between attempts, in seconds. */
 export function retryScheduleSeconds(env: string | undefined = process.env.WEBHOOK_RETRY_SCHEDULE): number[] {
   if (!env) return [...DEFAULT_RETRY_SCHEDULE_SECONDS];
-  const parsed = env.split(',').map((s) => Number(s.trim()));
-  if (!parsed.length || parsed.some((n) => !Number.isFinite(n) || n < 0)) throw new Error(`WEBHOOK_RETRY_SCHEDULE is invalid: ${env}`);
+  const parts = env.split(',').map((s) => s.trim());
+  const parsed = parts.map(Number);
+  if (parts.some((p) => p === '') || parsed.some((n) => !Number.isFinite(n) || n < 0)) throw new Error(`WEBHOOK_RETRY_SCHEDULE is invalid: ${env}`);
   return parsed;
 }
 

@@ -50,24 +50,33 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
         return resolve(done(null, `unsafe address: ${(e as Error).message}`));
       }
     }
+    // Every resolved address is checked; the answer takes the shape asked for (`all: true` is what Node's
+    // happy-eyeballs connect, the default since Node 20, asks for).
     const guardedLookup: LookupFunction = (hostname, options, callback) => {
-      dns.lookup(hostname, { ...options, all: false }, (err, address, family) => {
+      dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
         if (err) return callback(err, '', 0);
         try {
-          assertAddressAllowed(address as string, target.protocol, local);
+          for (const a of addresses) assertAddressAllowed(a.address, target.protocol, local);
         } catch (e) {
           return callback(Object.assign(new Error((e as Error).message), { code: 'EUNSAFEADDRESS' }), '', 0);
         }
-        callback(null, address as string, family as number);
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0].address, addresses[0].family);
       });
     };
     const client = target.protocol === 'https:' ? https : http;
-    const req = client.request(target, {
-      method: 'POST',
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      lookup: guardedLookup,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    let req: http.ClientRequest;
+    try {
+      req = client.request(target, {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup: guardedLookup,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      // A header Node refuses to send (ERR_INVALID_HTTP_TOKEN / ERR_INVALID_CHAR) is a failed attempt, not a throw.
+      return resolve(done(null, (err as NodeJS.ErrnoException).code ?? 'invalid request'));
+    }
     req.on('response', (res) => {
       let size = 0;
       res.on('data', (chunk: Buffer) => {
