@@ -1,6 +1,6 @@
 /**
- * Bundle size and module-init time of each Lambda group's handler, beside a baseline bundle that holds
- * only a DynamoDB document client. Bundled with esbuild's JS API with the settings `lib/service-function.ts`
+ * Bundle size and module-init time of each Lambda group's and webhook worker's handler, beside a baseline bundle
+ * that holds only a DynamoDB document client. Bundled with esbuild's JS API with the settings `lib/service-function.ts`
  * ships (ESM, node22, minified, source map without sources, `mainFields` module-first, the `require` shim
  * banner, AWS SDK bundled).
  */
@@ -62,7 +62,7 @@ export function stopBundler(): void {
   stop();
 }
 
-/** Bundles `functions/<group>/handler.ts` of each group into `<outDir>/<group>/index.mjs`. */
+/** Bundles `functions/<name>/handler.ts` of each group or worker name into `<outDir>/<name>/index.mjs`. */
 export async function bundleGroups(root: string, groups: readonly string[], outDir: string): Promise<BundleInfo[]> {
   return Promise.all(
     groups.map(async (group) => {

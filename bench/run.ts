@@ -5,7 +5,8 @@
  *  - beside the raw DynamoDB calls those operations need, issued directly with the same client, interleaved
  *    with the HTTP requests (so both see the same machine state),
  *  - DynamoDB round trips per HTTP request (auth included), counted by a client middleware,
- *  - every Lambda group's bundle size and module-init time beside a bundle holding only a DynamoDB client.
+ *  - every Lambda group's (and webhook worker's) bundle size and module-init time beside a bundle holding only
+ *    a DynamoDB client.
  *
  * Speed targets are ratios against baselines taken in this run, never timed assertions: the process exits
  * 0 whatever the numbers (non-zero only when the bench itself fails). Results: stdout + `.bench/results.json`.
@@ -24,6 +25,7 @@ import { upsertKeyDates } from '#db/key-dates';
 import { createTask } from '#db/tasks';
 import { RATE_LIMITS, type Bucket } from '#db/api-keys';
 import { lambdaGroups } from '#api/operations';
+import { WEBHOOK_WORKERS } from '#lib/table-access';
 import { addDays, dateOf } from '#domain/calendar';
 import { createKeyPool, KEY_BUDGET, type KeyPool } from './key-pool.ts';
 import { installRoundTripCounter, type RoundTripCounter } from './round-trips.ts';
@@ -270,9 +272,9 @@ async function main() {
     await shutdown();
   }
 
-  log(`bundling ${lambdaGroups.length} groups + baseline with esbuild`);
+  log(`bundling ${lambdaGroups.length} groups + ${WEBHOOK_WORKERS.length} webhook workers + baseline with esbuild`);
   const bundleDir = path.join(OUT_DIR, 'bundles');
-  const [baseline, groups] = await Promise.all([bundleBaseline(ROOT, bundleDir), bundleGroups(ROOT, lambdaGroups, bundleDir)]);
+  const [baseline, groups] = await Promise.all([bundleBaseline(ROOT, bundleDir), bundleGroups(ROOT, [...lambdaGroups, ...WEBHOOK_WORKERS], bundleDir)]);
   stopBundler();
   log(`module init: ${INIT_RUNS} fresh processes per bundle (${(groups.length + 1) * INIT_RUNS} in all)`);
   const initEnv: NodeJS.ProcessEnv = { ...process.env, TABLE_NAME: TABLE, AWS_REGION: 'us-east-1' };

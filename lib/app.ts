@@ -16,6 +16,10 @@ export const DEFAULT_STACK_NAME = 'tcs-dev';
  * - `stackName` (string, default `tcs-dev`)
  * - `tableDeletionProtection` (`false` to allow deleting the table; default true)
  * - `alarmTopicArn` (SNS topic ARN for alarm notifications; default none)
+ * - `webhookConcurrency` (reserved concurrency of the webhook delivery function, integer 2–1000; default 10)
+ * - `webhookRetrySchedule` (retry delays in seconds, comma-separated, e.g. `60,300,1800`; default the code's
+ *   schedule in shared/events/retry-schedule.ts; also sets the delivery queue's `maxReceiveCount`)
+ * - `webhookBreakerThreshold` (consecutive failures that pause a subscription; default unset: code default 20)
  * cdk-nag 3 is a policy-validation plugin: it runs at `app.synth()` and fails synthesis on any
  * unacknowledged error (report in `cdk.out/policy-validation-report.json`).
  */
@@ -23,12 +27,21 @@ export function configureApp(app: App): TransactionCoordinationStack {
   const stackName = String(app.node.tryGetContext('stackName') ?? DEFAULT_STACK_NAME);
   const protection = app.node.tryGetContext('tableDeletionProtection');
   const alarmTopicArn = app.node.tryGetContext('alarmTopicArn') as string | undefined;
+  const concurrency = app.node.tryGetContext('webhookConcurrency');
+  const retrySchedule = app.node.tryGetContext('webhookRetrySchedule');
+  const breakerThreshold = app.node.tryGetContext('webhookBreakerThreshold');
 
   const stack = new TransactionCoordinationStack(app, 'TransactionCoordinationStack', {
     stackName,
     description: 'Transaction-coordination service: HTTP API, Lambda, DynamoDB',
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
     tableDeletionProtection: !(protection === false || protection === 'false'),
+    webhooks: {
+      // `-c key=value` gives strings; cdk.json may give numbers. The pipeline validates the values.
+      deliveryConcurrency: concurrency === undefined ? undefined : Number(concurrency),
+      retrySchedule: retrySchedule === undefined ? undefined : String(retrySchedule),
+      breakerThreshold: breakerThreshold === undefined ? undefined : Number(breakerThreshold),
+    },
   });
   if (alarmTopicArn) {
     const topic = sns.Topic.fromTopicArn(stack, 'AlarmTopic', alarmTopicArn);

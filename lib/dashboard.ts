@@ -1,6 +1,7 @@
 /**
  * `ServiceDashboard`: the on-call view (one CloudWatch dashboard) and the two alarms worth waking for:
- * API 5xx rate and Lambda errors per function.
+ * API 5xx rate and Lambda errors per function, plus the sections other constructs contribute (e.g. the
+ * webhook pipeline's DLQ and stream-lag alarms and its row of graphs).
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
@@ -17,6 +18,15 @@ export interface ServiceDashboardProps {
   readonly table: dynamodb.ITable;
   /** Where alarms notify (e.g. an SNS topic action). Default none: alarms show on the dashboard only. */
   readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
+  /** Further rows, each with the alarms its construct owns (shown in the status widget, notified like the rest). */
+  readonly sections?: readonly DashboardSection[];
+}
+
+/** A row another construct adds to the dashboard, with its alarms. */
+export interface DashboardSection {
+  readonly alarms: readonly cloudwatch.Alarm[];
+  /** One row of graphs (widths summing to 24 at most). */
+  readonly widgets: readonly cloudwatch.IWidget[];
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -47,7 +57,7 @@ export const ALARM_THRESHOLDS = { api5xxMinCount: 10, api5xxPercent: 5, function
 export class ServiceDashboard extends Construct {
   /** Named `<stackName>-<region>-on-call`. */
   readonly dashboard: cloudwatch.Dashboard;
-  /** The API 5xx alarm first, then one errors alarm per function (in `functions` order). */
+  /** The API 5xx alarm first, then one errors alarm per function (in `functions` order), then each section's. */
   readonly alarms: cloudwatch.Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: ServiceDashboardProps) {
@@ -88,6 +98,7 @@ export class ServiceDashboard extends Construct {
         }),
       );
     }
+    for (const section of props.sections ?? []) this.alarms.push(...section.alarms);
     for (const alarm of this.alarms) alarm.addAlarmAction(...(props.alarmActions ?? []));
 
     const perFunction = (title: string, metricOf: (fn: lambda.IFunction) => cloudwatch.IMetric, unit: string) =>
@@ -142,6 +153,7 @@ export class ServiceDashboard extends Construct {
       perFunction('Lambda throttles', (fn) => fn.metricThrottles({ period: ONE_MINUTE, statistic: 'Sum' }), 'count'),
       perFunction('Lambda duration p99 (ms)', (fn) => fn.metricDuration({ period: ONE_MINUTE, statistic: 'p99' }), 'ms'),
     );
+    for (const section of props.sections ?? []) this.dashboard.addWidgets(...section.widgets);
   }
 }
 

@@ -34,6 +34,20 @@ export interface ServiceFunctionProps {
   readonly logRetention?: logs.RetentionDays;
   /** Log group removal. Default DESTROY (logs are operational, not records). */
   readonly logRemovalPolicy?: RemovalPolicy;
+  /**
+   * Concurrent executions reserved for (and capping) this function. Default none: the function shares the
+   * account's unreserved pool. Reserving takes the amount out of that pool.
+   */
+  readonly reservedConcurrentExecutions?: number;
+}
+
+/** Options of `ServiceFunction.bindTable`. */
+export interface BindTableOptions {
+  /**
+   * Also grant the actions on the table's indexes (`<tableArn>/index/*`). Default true (API groups `Query`
+   * GSI1/GSI2); false for a function that only touches base-table keys.
+   */
+  readonly indexes?: boolean;
 }
 
 /**
@@ -62,6 +76,7 @@ export class ServiceFunction extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(29),
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       tracing: lambda.Tracing.ACTIVE,
       logGroup: this.logGroup,
       environment: {
@@ -107,20 +122,24 @@ export class ServiceFunction extends Construct {
   }
 
   /**
-   * Grants exactly `access` on `table` and its indexes (`<tableArn>/index/*`, needed for `Query` on the GSIs)
-   * as one explicit statement, and sets `TABLE_NAME`. No `dynamodb:*`, no `Scan`, no stream or admin actions.
+   * Grants exactly `access` on `table` and, unless `indexes: false`, its indexes (`<tableArn>/index/*`, needed
+   * for `Query` on the GSIs) as one explicit statement, and sets `TABLE_NAME`. No `dynamodb:*`, no `Scan`, no
+   * stream or admin actions (a stream consumer gets those from its event source).
    * @param access DynamoDB actions, e.g. `tableAccessOf('tasks')`
+   * @throws Error when `access` is empty
    */
-  bindTable(table: dynamodb.ITable, access: TableAccess): void {
+  bindTable(table: dynamodb.ITable, access: TableAccess, options: BindTableOptions = {}): void {
     if (access.length === 0) throw new Error(`${this.node.path}: bindTable needs at least one action`);
+    const indexes = options.indexes ?? true;
     this.fn.addEnvironment('TABLE_NAME', table.tableName);
     this.fn.addToRolePolicy(
       new iam.PolicyStatement({
         effect: iam.Effect.ALLOW,
         actions: [...access],
-        resources: [table.tableArn, `${table.tableArn}/index/*`],
+        resources: indexes ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn],
       }),
     );
+    if (!indexes) return;
     Validations.of(this).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${logicalIdRef(table)}.Arn>/index/*]`,
       reason:

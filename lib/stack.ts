@@ -1,6 +1,7 @@
 /**
  * `TransactionCoordinationStack`: the deployed service. One table, one Lambda per manifest group (bound to the
- * table with that group's actions), the HTTP API routing every manifest operation, and the on-call dashboard.
+ * table with that group's actions), the HTTP API routing every manifest operation, the webhook pipeline
+ * (stream fan-out, delivery queue and worker), and the on-call dashboard.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,13 +14,14 @@ import { ServiceDashboard } from './dashboard.ts';
 import { pascal, ServiceHttpApi } from './http-api.ts';
 import { ServiceFunction } from './service-function.ts';
 import { ServiceTable } from './table.ts';
-import { tableAccessOf } from './table-access.ts';
+import { tableAccessOf, type WebhookWorker } from './table-access.ts';
+import { WebhookPipeline, type WebhookPipelineProps } from './webhook-pipeline.ts';
 
 /** Repository root (the directory holding `functions/`), resolved from this file so cwd does not matter. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Handler module of a group: `functions/<group>/handler.ts` (exports `handler`). */
-export const handlerEntryOf = (group: LambdaGroup): string => path.join(PROJECT_ROOT, 'functions', group, 'handler.ts');
+/** Handler module of a group or worker: `functions/<name>/handler.ts` (exports `handler`). */
+export const handlerEntryOf = (name: LambdaGroup | WebhookWorker): string => path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
 
 /** Stack props plus the few deployment knobs `configureApp` reads from context. */
 export interface TransactionCoordinationStackProps extends StackProps {
@@ -27,11 +29,14 @@ export interface TransactionCoordinationStackProps extends StackProps {
   readonly tableDeletionProtection?: boolean;
   /** Alarm notification targets. Default none. */
   readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
+  /** Webhook pipeline knobs (delivery concurrency, retry schedule, breaker threshold). Default: code defaults. */
+  readonly webhooks?: Pick<WebhookPipelineProps, 'deliveryConcurrency' | 'retrySchedule' | 'breakerThreshold'>;
 }
 
 /**
  * The service stack. Outputs `ApiUrl` (invoke URL, trailing `/`) and `TableName`. Functions are named by
- * CloudFormation and built from `functions/<group>/handler.ts`, one per group in `lambdaGroups`.
+ * CloudFormation and built from `functions/<group>/handler.ts`, one per group in `lambdaGroups`, plus the two
+ * webhook workers (`functions/webhook-fanout`, `functions/webhook-delivery`).
  */
 export class TransactionCoordinationStack extends Stack {
   /** The single table (`.table` is the `dynamodb.Table`). */
@@ -40,6 +45,8 @@ export class TransactionCoordinationStack extends Stack {
   readonly functions: ReadonlyMap<LambdaGroup, ServiceFunction>;
   /** HTTP API with one route per manifest operation plus `$default`. */
   readonly httpApi: ServiceHttpApi;
+  /** Outbox stream → fan-out → delivery queue → delivery worker. Its functions are not API groups. */
+  readonly webhooks: WebhookPipeline;
   /** On-call dashboard and alarms (`dashboard.alarms`). */
   readonly dashboard: ServiceDashboard;
 
@@ -67,11 +74,18 @@ export class TransactionCoordinationStack extends Stack {
       },
     });
 
+    this.webhooks = new WebhookPipeline(this, 'Webhooks', {
+      table: this.table.table,
+      entryOf: handlerEntryOf,
+      ...props.webhooks,
+    });
+
     this.dashboard = new ServiceDashboard(this, 'OnCall', {
       functions: [...functions].map(([group, f]) => ({ group, fn: f.fn })),
       api: this.httpApi.api,
       table: this.table.table,
       alarmActions: props.alarmActions,
+      sections: [{ alarms: this.webhooks.alarms, widgets: this.webhooks.dashboardWidgets() }],
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Invoke URL of the HTTP API ($default stage)' });

@@ -1,6 +1,7 @@
 /**
- * Least-privilege DynamoDB actions per Lambda group: a base list every group needs plus per-group additions.
- * `ServiceFunction.bindTable` turns a group's list into one IAM statement on the table and its indexes.
+ * Least-privilege DynamoDB actions per Lambda group (a base list every group needs plus per-group additions) and
+ * per webhook worker (own lists, at the end). `ServiceFunction.bindTable` turns a list into one IAM statement on
+ * the table (and, for API groups, its indexes).
  */
 import type { LambdaGroup } from '#api/types';
 
@@ -63,3 +64,34 @@ export const GROUPS_WITH_DELETES: readonly LambdaGroup[] = [
 export function tableAccessOf(group: LambdaGroup): TableAccess {
   return GROUPS_WITH_DELETES.includes(group) ? [...BASE_TABLE_ACCESS, ...DELETE_AND_BATCH_GET] : BASE_TABLE_ACCESS;
 }
+
+/**
+ * The webhook pipeline's worker functions, each built from `functions/<worker>/handler.ts`. They are not API
+ * groups (no routes, not in `lambdaGroups`) and get their own action lists below, not `BASE_TABLE_ACCESS`:
+ * they run no middy pipeline (no auth, rate limit or idempotency).
+ */
+export const WEBHOOK_WORKERS = ['webhook-fanout', 'webhook-delivery'] as const;
+export type WebhookWorker = (typeof WEBHOOK_WORKERS)[number];
+
+/**
+ * `webhook-fanout` (DynamoDB Streams → SQS), base table only (no GSI access):
+ * - `Query`: `listWebhooks` reads the event's organization's subscriptions (`PK = ORG#<orgId>`,
+ *   `begins_with(SK, 'WEBHOOK#')`), once per organization per batch.
+ * - `PutItem`: `claimDelivery` records each (event, subscription) delivery as pending with a conditional put
+ *   (`attribute_not_exists(SK)`, `ReturnValuesOnConditionCheckFailure` to learn a replayed delivery's status).
+ * No `GetItem`, `UpdateItem`, `DeleteItem` or transactions: fan-out never reads by key nor changes an item.
+ * Reading the stream (`DescribeStream`, `GetShardIterator`, `GetRecords`, `ListStreams`) is granted by its
+ * event source mapping, on the stream ARN only.
+ */
+export const WEBHOOK_FANOUT_TABLE_ACCESS: TableAccess = ['dynamodb:Query', 'dynamodb:PutItem'];
+
+/**
+ * `webhook-delivery` (SQS → HTTPS POST), base table only (no GSI access):
+ * - `GetItem`: `getWebhook` re-reads the subscription (consistent read) before every attempt, so a deleted,
+ *   paused or re-keyed subscription is honoured.
+ * - `PutItem`: `recordAttempt` writes one attempt item per POST.
+ * - `UpdateItem`: `recordAttempt` moves the delivery record to the attempt's outcome; `recordWebhookSuccess` /
+ *   `recordWebhookFailure` keep the circuit breaker's `consecutiveFailures` and pause the subscription.
+ * No `Query` (it never lists), no `DeleteItem` (it never removes data), no transactions.
+ */
+export const WEBHOOK_DELIVERY_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];

@@ -18,7 +18,7 @@ import { maxAttempts } from '#events/retry-schedule';
 
 export const WEBHOOK_QUEUE_NAME = 'webhook-deliveries';
 export const WEBHOOK_DLQ_NAME = 'webhook-deliveries-dlq';
-/** Seconds a received message stays invisible unless the consumer changes it (the deployed queue's value). */
+/** Seconds a received message stays invisible unless the consumer changes it (shorter than the deployed queue's 360 s; the delivery handler sets each retry's visibility itself). */
 export const WEBHOOK_QUEUE_VISIBILITY_SECONDS = 60;
 
 export interface LocalSqs {

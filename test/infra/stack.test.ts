@@ -2,25 +2,21 @@
  * CDK assertions on the synthesized `TransactionCoordinationStack`: routes derived from the manifest, one
  * arm64 Node.js 22 function per group, least-privilege table grants, the table's shape (same as DynamoDB
  * Local's), log retention, and cdk-nag (AWS Solutions) passing with only the justified acknowledgments.
- * The app is synthesized once, with bundling skipped (no esbuild run), through the same `configureApp` as
- * `bin/app.ts` and with cdk.json's context (feature flags). cdk-nag 3 is a policy-validation plugin: its
- * findings go to `validation-report.json`; the test keeps synthesis from throwing on them
- * (`failSynthOnValidationErrors: false`) so a finding fails one test, not the whole file.
+ * The app is synthesized once by `synthesize()` (./synth.ts): bundling skipped, cdk.json's context, the same
+ * `configureApp` as `bin/app.ts`, cdk-nag findings collected in `validation-report.json` rather than thrown.
+ * The webhook workers (not API groups) are asserted in webhook-pipeline.test.ts; here they only count.
  */
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { App, Validations } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import type { CfnElement } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
+import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { lambdaGroups, operations, routeKeyOf } from '#api/operations';
 import type { LambdaGroup } from '#api/types';
 import { createTableInput, TABLE_KEYS } from '#db/table-definition';
-import { configureApp } from '#lib/app';
 import type { TransactionCoordinationStack } from '#lib/stack';
-
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+import { WEBHOOK_WORKERS } from '#lib/table-access';
+import { synthesize, type Resource, type Synthesized } from './synth.ts';
 
 const BASE_ACTIONS = [
   'dynamodb:ConditionCheckItem',
@@ -32,37 +28,27 @@ const BASE_ACTIONS = [
 ];
 /** Groups that also get DeleteItem + BatchGetItem (lib/table-access.ts), spelled out so a change is visible. */
 const DELETE_GROUPS = new Set(['tasks', 'messaging', 'disclosures', 'webhooks', 'documents', 'partner']);
+/** Alarms the webhook pipeline adds: both DLQs' depth and the fan-out iterator age. */
+const WEBHOOK_ALARMS = 3;
 
+let synth: Synthesized;
 let outdir: string;
 let stack: TransactionCoordinationStack;
 let template: Template;
 let resources: Record<string, Resource>;
 let synthError: unknown;
 
-const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const ofType = (type: string) => synth.ofType(type);
+const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) => synth.logicalIdOf(construct);
 const fnLogicalId = (group: LambdaGroup) => logicalIdOf(stack.functions.get(group)!.fn);
 
 beforeAll(() => {
-  outdir = mkdtempSync(path.join(os.tmpdir(), 'tcs-cdk-'));
-  const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'));
-  const app = new App({
-    outdir,
-    context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [], '@aws-cdk/core:failSynthOnValidationErrors': false },
-  });
-  stack = configureApp(app);
-  try {
-    app.synth(); // runs cdk-nag, writes outdir/validation-report.json
-  } catch (err) {
-    synthError = err;
-  }
-  template = Template.fromStack(stack); // reuses the assembly above (no second synthesis)
-  resources = template.toJSON().Resources;
+  synth = synthesize();
+  ({ outdir, stack, template, resources, synthError } = synth);
 }, 120_000);
 
 afterAll(() => {
-  if (outdir) rmSync(outdir, { recursive: true, force: true });
+  synth?.cleanup();
 });
 
 describe('cdk-nag (AwsSolutions)', () => {
@@ -90,6 +76,7 @@ describe('cdk-nag (AwsSolutions)', () => {
       /AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AWSLambdaBasicExecutionRole\]$/,
       /AwsSolutions-IAM5\[Resource::\*\]$/,
       /AwsSolutions-IAM5\[Resource::<DataTable[0-9A-F]{8}\.Arn>\/index\/\*\]$/,
+      /AwsSolutions-SQS3$/,
     ];
     expect(acks.size).toBe(allowed.length);
     for (const [id, reason] of acks) {
@@ -147,7 +134,7 @@ describe('HTTP API', () => {
 
 describe('functions', () => {
   it('has one Node.js 22 arm64 function per Lambda group, bound to the table', () => {
-    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length);
+    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WEBHOOK_WORKERS.length);
     for (const group of lambdaGroups) {
       const fn = resources[fnLogicalId(group)];
       expect(fn.Type).toBe('AWS::Lambda::Function');
@@ -184,7 +171,7 @@ describe('functions', () => {
 
   it('gives every function a log group with retention', () => {
     const logGroups = new Map(ofType('AWS::Logs::LogGroup'));
-    expect(logGroups.size).toBe(lambdaGroups.length + 1); // + API access logs
+    expect(logGroups.size).toBe(lambdaGroups.length + WEBHOOK_WORKERS.length + 1); // + API access logs
     for (const [, lg] of logGroups) expect(lg.Properties.RetentionInDays).toBe(30);
     for (const group of lambdaGroups) {
       const ref = resources[fnLogicalId(group)].Properties.LoggingConfig.LogGroup.Ref;
@@ -228,7 +215,7 @@ describe('table', () => {
 describe('operations', () => {
   it('alarms on API 5xx and on each function’s errors, and has one dashboard', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
-    expect(alarms).toHaveLength(lambdaGroups.length + 1);
+    expect(alarms).toHaveLength(lambdaGroups.length + 1 + WEBHOOK_ALARMS);
     const api5xx = alarms.filter((a) => a.Metrics?.some((m: { MetricStat?: { Metric: { MetricName: string } } }) => m.MetricStat?.Metric.MetricName === '5xx'));
     expect(api5xx).toHaveLength(1);
     for (const group of lambdaGroups) {

@@ -1,0 +1,252 @@
+/**
+ * `WebhookPipeline`: outbox events to subscribers' HTTPS endpoints.
+ *
+ *   table stream ──(filter: OutboxEvent INSERT)──▶ fan-out ──SendMessageBatch──▶ delivery queue ──▶ delivery ──▶ POST
+ *        │ batch failed 10× or 1 day old                                            │ maxAttempts() receives
+ *        ▼                                                                          ▼
+ *   fan-out DLQ (stream position metadata)                                      delivery DLQ (the message)
+ *
+ * Retries of one delivery follow `shared/events/retry-schedule.ts`: the delivery function sets the failed
+ * message's visibility to the next delay itself, and the queue's `maxReceiveCount` equals `maxAttempts()` of the
+ * same schedule, so SQS dead-letters a message exactly when its attempts are spent. The pipeline owns its
+ * alarms (both DLQs non-empty, fan-out falling behind the stream) and a dashboard section.
+ */
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { maxAttempts, retryScheduleSeconds } from '#events/retry-schedule';
+import { ServiceFunction } from './service-function.ts';
+import { WEBHOOK_DELIVERY_TABLE_ACCESS, WEBHOOK_FANOUT_TABLE_ACCESS, type WebhookWorker } from './table-access.ts';
+
+/** Timeout of both workers (s). A delivery POSTs up to 10 messages in parallel, each ≤ 30 s (subscription max). */
+export const WORKER_TIMEOUT_SECONDS = 60;
+/** Delivery queue visibility timeout: 6 × the consumer's timeout (AWS guidance for Lambda SQS triggers), in s. */
+export const DELIVERY_VISIBILITY_TIMEOUT_SECONDS = 6 * WORKER_TIMEOUT_SECONDS;
+/** Default reserved concurrency of the delivery function (context `webhookConcurrency`). */
+export const DEFAULT_WEBHOOK_CONCURRENCY = 10;
+/** Delivery queue retention (days): must outlast the whole retry schedule (checked at synth). */
+const DELIVERY_RETENTION_DAYS = 4;
+/** Largest jitter factor `retryDelaySeconds` applies (+20 %). */
+const MAX_JITTER = 1.2;
+
+/** Inputs of `WebhookPipeline`. */
+export interface WebhookPipelineProps {
+  /** The service table; must have a stream with new images (the outbox items). */
+  readonly table: dynamodb.ITable;
+  /** Handler module of each worker (absolute path of `functions/<worker>/handler.ts`). */
+  readonly entryOf: (worker: WebhookWorker) => string;
+  /**
+   * Reserved concurrency of the delivery function, also the SQS event source's `maxConcurrency` (so the poller
+   * never hands it more batches than it may run: a throttled batch would still count as a receive and eat an
+   * attempt). Integer 2–1000. Default `DEFAULT_WEBHOOK_CONCURRENCY` (10).
+   */
+  readonly deliveryConcurrency?: number;
+  /**
+   * Retry delays as `WEBHOOK_RETRY_SCHEDULE` spells them (comma-separated seconds, e.g. `60,300,1800`). Default
+   * unset: the code's schedule (60, 300, 1800, 7200, 21600, 43200 s). Sets the queue's `maxReceiveCount` too.
+   * @throws Error (at synth) when invalid or when it would outlive the queue's retention
+   */
+  readonly retrySchedule?: string;
+  /** Consecutive failures that pause a subscription (`WEBHOOK_BREAKER_THRESHOLD`). Default unset: code default 20. */
+  readonly breakerThreshold?: number;
+}
+
+/** Delivery queue + DLQ, fan-out and delivery functions, their event sources, grants and alarms. */
+export class WebhookPipeline extends Construct {
+  /** Delivery messages (`DeliveryMessage` JSON), SQS-managed encryption, TLS only. */
+  readonly queue: sqs.Queue;
+  /** Deliveries whose attempts are spent (14 days' retention). */
+  readonly deadLetterQueue: sqs.Queue;
+  /** Fan-out's stream on-failure destination: metadata (shard, sequence range) of batches it gave up on. */
+  readonly fanoutDeadLetterQueue: sqs.Queue;
+  /** Stream consumer: one delivery message per (outbox event, subscription). */
+  readonly fanout: ServiceFunction;
+  /** Queue consumer: signs and POSTs, records attempts, schedules retries. */
+  readonly delivery: ServiceFunction;
+  /** DLQ depth (delivery, fan-out) and fan-out iterator age alarms. */
+  readonly alarms: readonly cloudwatch.Alarm[];
+
+  constructor(scope: Construct, id: string, props: WebhookPipelineProps) {
+    super(scope, id);
+    const schedule = retryScheduleSeconds(props.retrySchedule); // throws on an invalid schedule
+    const attempts = maxAttempts(schedule);
+    const concurrency = props.deliveryConcurrency ?? DEFAULT_WEBHOOK_CONCURRENCY;
+    if (!Number.isInteger(concurrency) || concurrency < 2 || concurrency > 1000) {
+      throw new Error(`webhook delivery concurrency must be an integer from 2 to 1000 (got ${concurrency})`);
+    }
+    const breaker = props.breakerThreshold;
+    if (breaker !== undefined && (!Number.isInteger(breaker) || breaker < 1)) {
+      throw new Error(`webhook breaker threshold must be a positive integer (got ${breaker})`);
+    }
+    // Worst case from first receive to last: every delay jittered +20 % plus every attempt running to its timeout.
+    const retrySpanSeconds = Math.ceil(schedule.reduce((a, b) => a + b, 0) * MAX_JITTER) + attempts * DELIVERY_VISIBILITY_TIMEOUT_SECONDS;
+    if (retrySpanSeconds >= Duration.days(DELIVERY_RETENTION_DAYS).toSeconds()) {
+      throw new Error(`webhook retry schedule spans ${retrySpanSeconds} s, beyond the delivery queue's ${DELIVERY_RETENTION_DAYS}-day retention`);
+    }
+
+    // Queues. A standard queue keeps a message's first-enqueue time when it moves to the DLQ, so the DLQ's
+    // 14 days count from fan-out (at least ~13 days for an operator to redrive).
+    const queueDefaults = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
+    this.deadLetterQueue = new sqs.Queue(this, 'DeliveryDlq', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+    this.queue = new sqs.Queue(this, 'DeliveryQueue', {
+      ...queueDefaults,
+      visibilityTimeout: Duration.seconds(DELIVERY_VISIBILITY_TIMEOUT_SECONDS),
+      retentionPeriod: Duration.days(DELIVERY_RETENTION_DAYS),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: attempts },
+    });
+    this.fanoutDeadLetterQueue = new sqs.Queue(this, 'FanoutDlq', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+    for (const dlq of [this.deadLetterQueue, this.fanoutDeadLetterQueue]) {
+      Validations.of(dlq).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason:
+          'This queue is itself a dead-letter queue (the delivery queue\'s redrive target, or the fan-out stream ' +
+          'mapping\'s on-failure destination); a DLQ of a DLQ would only move the same messages again. It is ' +
+          'alarmed on any visible message and retains them 14 days.',
+      });
+    }
+
+    // Fan-out: DynamoDB stream → delivery queue.
+    this.fanout = new ServiceFunction(this, 'Fanout', {
+      entry: props.entryOf('webhook-fanout'),
+      description: 'Webhook fan-out: outbox stream records to delivery messages (functions/webhook-fanout/handler.ts)',
+      timeout: Duration.seconds(WORKER_TIMEOUT_SECONDS),
+      environment: { WEBHOOK_QUEUE_URL: this.queue.queueUrl },
+    });
+    this.fanout.bindTable(props.table, WEBHOOK_FANOUT_TABLE_ACCESS, { indexes: false });
+    this.queue.grantSendMessages(this.fanout.fn);
+    this.fanout.fn.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        // The handler reports the first failed record; the stream retries from it, in order.
+        bisectBatchOnError: false,
+        reportBatchItemFailures: true,
+        retryAttempts: 10,
+        maxRecordAge: Duration.days(1),
+        onFailure: new SqsDlq(this.fanoutDeadLetterQueue),
+        // Only outbox inserts invoke fan-out (every other table write is filtered out by Lambda, unbilled).
+        filters: [
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.isEqual('INSERT'),
+            dynamodb: { NewImage: { entity: { S: lambda.FilterRule.isEqual('OutboxEvent') } } },
+          }),
+        ],
+      }),
+    );
+    // The event source adds `dynamodb:ListStreams` on "*" to the statement ServiceFunction acknowledges for X-Ray;
+    // restated here so the acknowledgment names every action it covers.
+    Validations.of(this.fanout).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Resource "*" holds only actions without resource-level permissions: xray:PutTraceSegments/PutTelemetryRecords ' +
+        '(active tracing) and dynamodb:ListStreams (needed by the Lambda stream poller; the stream-reading actions ' +
+        'DescribeStream/GetShardIterator/GetRecords are scoped to this table\'s stream ARN).',
+    });
+
+    // Delivery: queue → HTTPS POST.
+    this.delivery = new ServiceFunction(this, 'Delivery', {
+      entry: props.entryOf('webhook-delivery'),
+      description: 'Webhook delivery: signed HTTPS POST per message (functions/webhook-delivery/handler.ts)',
+      timeout: Duration.seconds(WORKER_TIMEOUT_SECONDS),
+      memorySize: 256,
+      reservedConcurrentExecutions: concurrency,
+      environment: {
+        WEBHOOK_QUEUE_URL: this.queue.queueUrl,
+        ...(props.retrySchedule !== undefined && { WEBHOOK_RETRY_SCHEDULE: schedule.join(',') }),
+        ...(breaker !== undefined && { WEBHOOK_BREAKER_THRESHOLD: String(breaker) }),
+      },
+    });
+    this.delivery.bindTable(props.table, WEBHOOK_DELIVERY_TABLE_ACCESS, { indexes: false });
+    // The handler sets a failed message's visibility to its retry delay (the event source's consume grant also
+    // includes this action; stated here because the code calls it directly).
+    this.queue.grant(this.delivery.fn, 'sqs:ChangeMessageVisibility');
+    this.delivery.fn.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: 10,
+        maxBatchingWindow: Duration.seconds(1),
+        reportBatchItemFailures: true,
+        maxConcurrency: concurrency,
+      }),
+    );
+
+    // Alarms.
+    const dlqAlarm = (alarmId: string, queue: sqs.IQueue, what: string) =>
+      new cloudwatch.Alarm(this, alarmId, {
+        alarmDescription: `${what}: at least one message in its dead-letter queue. Inspect the messages, fix the cause, then redrive.`,
+        metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    this.alarms = [
+      dlqAlarm('DeliveryDlqAlarm', this.deadLetterQueue, 'Webhook delivery gave up (all retries failed)'),
+      dlqAlarm('FanoutDlqAlarm', this.fanoutDeadLetterQueue, 'Webhook fan-out skipped stream records (10 retries or 1 day)'),
+      new cloudwatch.Alarm(this, 'FanoutIteratorAgeAlarm', {
+        alarmDescription:
+          'Webhook fan-out is more than 5 min behind the table stream (records older than 1 day are skipped to the fan-out DLQ). ' +
+          'Check the fan-out function errors and logs.',
+        metric: this.fanout.fn.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
+        threshold: Duration.minutes(5).toMilliseconds(),
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    ];
+  }
+
+  /** One dashboard row (24 wide): queue depth, oldest message age, delivery errors, delivery duration, fan-out lag. */
+  dashboardWidgets(): cloudwatch.IWidget[] {
+    const minute = { period: Duration.minutes(1) };
+    return [
+      new cloudwatch.GraphWidget({
+        title: 'Webhook queues (messages)',
+        width: 6,
+        left: [
+          this.queue.metricApproximateNumberOfMessagesVisible({ ...minute, statistic: 'Maximum', label: 'ready' }),
+          this.queue.metricApproximateNumberOfMessagesNotVisible({ ...minute, statistic: 'Maximum', label: 'in flight or waiting to retry' }),
+          this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ ...minute, statistic: 'Maximum', label: 'delivery DLQ' }),
+          this.fanoutDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ ...minute, statistic: 'Maximum', label: 'fan-out DLQ' }),
+        ],
+        leftYAxis: { min: 0, showUnits: false },
+      }),
+      new cloudwatch.GraphWidget({
+        // Retries wait hours by design, so this is a trend, not an alarm.
+        title: 'Webhook queue: oldest message age (s)',
+        width: 6,
+        left: [this.queue.metricApproximateAgeOfOldestMessage({ ...minute, statistic: 'Maximum', label: 'oldest' })],
+        leftYAxis: { min: 0, showUnits: false },
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Webhook delivery: errors, throttles (count)',
+        width: 4,
+        left: [
+          this.delivery.fn.metricErrors({ ...minute, statistic: 'Sum', label: 'errors' }),
+          this.delivery.fn.metricThrottles({ ...minute, statistic: 'Sum', label: 'throttles' }),
+          this.fanout.fn.metricErrors({ ...minute, statistic: 'Sum', label: 'fan-out errors' }),
+        ],
+        leftYAxis: { min: 0, showUnits: false },
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Webhook delivery duration (ms)',
+        width: 4,
+        left: [
+          this.delivery.fn.metricDuration({ ...minute, statistic: 'p50', label: 'p50' }),
+          this.delivery.fn.metricDuration({ ...minute, statistic: 'p99', label: 'p99' }),
+          this.delivery.fn.metricDuration({ ...minute, statistic: 'Maximum', label: 'max' }),
+        ],
+        leftYAxis: { min: 0, showUnits: false },
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Webhook fan-out iterator age (ms)',
+        width: 4,
+        left: [this.fanout.fn.metric('IteratorAge', { ...minute, statistic: 'Maximum', label: 'max' })],
+        leftYAxis: { min: 0, showUnits: false },
+      }),
+    ];
+  }
+}

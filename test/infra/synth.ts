@@ -1,0 +1,69 @@
+/**
+ * Synthesizes the app for the infra tests: through the same `configureApp` as `bin/app.ts`, with cdk.json's
+ * context (feature flags), bundling skipped (no esbuild run) and validation findings kept out of the synth
+ * exception (`failSynthOnValidationErrors: false`: cdk-nag 3 writes them to `validation-report.json`), so a
+ * finding fails one test, not the whole file.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { configureApp } from '#lib/app';
+import type { TransactionCoordinationStack } from '#lib/stack';
+
+export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+
+export interface Synthesized {
+  /** Cloud assembly directory (holds `validation-report.json`); removed by `cleanup`. */
+  readonly outdir: string;
+  readonly stack: TransactionCoordinationStack;
+  readonly template: Template;
+  /** The template's `Resources`, by logical id. */
+  readonly resources: Record<string, Resource>;
+  /** What `app.synth()` threw (unacknowledged findings would), or undefined. */
+  readonly synthError: unknown;
+  /** `[logicalId, resource]` of every resource of `type`. */
+  ofType(type: string): [string, Resource][];
+  /** The logical id of an L2 construct's default child (e.g. a function, queue, table). */
+  logicalIdOf(construct: { node: { defaultChild?: unknown } }): string;
+  cleanup(): void;
+}
+
+/**
+ * Synthesizes once into a temporary directory.
+ * @param context extra context over cdk.json's (e.g. `{ webhookConcurrency: 4 }`)
+ */
+export function synthesize(context: Record<string, unknown> = {}): Synthesized {
+  const outdir = mkdtempSync(path.join(os.tmpdir(), 'tcs-cdk-'));
+  const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'));
+  const app = new App({
+    outdir,
+    context: { ...cdkJson.context, ...context, 'aws:cdk:bundling-stacks': [], '@aws-cdk/core:failSynthOnValidationErrors': false },
+  });
+  let stack: TransactionCoordinationStack;
+  try {
+    stack = configureApp(app); // throws on invalid context
+  } catch (err) {
+    rmSync(outdir, { recursive: true, force: true });
+    throw err;
+  }
+  let synthError: unknown;
+  try {
+    app.synth(); // runs cdk-nag, writes outdir/validation-report.json
+  } catch (err) {
+    synthError = err;
+  }
+  const template = Template.fromStack(stack); // reuses the assembly above (no second synthesis)
+  const resources = template.toJSON().Resources as Record<string, Resource>;
+  return {
+    outdir,
+    stack,
+    template,
+    resources,
+    synthError,
+    ofType: (type) => Object.entries(resources).filter(([, r]) => r.Type === type),
+    logicalIdOf: (construct) => stack.getLogicalId(construct.node.defaultChild as CfnElement),
+    cleanup: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+}
