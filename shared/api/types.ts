@@ -55,7 +55,11 @@ export interface OperationSpec {
   idempotent: boolean;
   group: LambdaGroup;
   summary: string;
-  schemas: OperationSchemas;
+  /**
+   * The zod schemas, built on first use: a function serves every route but validates only its own
+   * operations, so building all 116 at module init would only slow cold starts.
+   */
+  schemas: () => OperationSchemas;
   availability: Availability;
   /** True where the spec says "not shown" and the shape is this service's own design (see README). */
   designedHere?: boolean;

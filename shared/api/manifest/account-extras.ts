@@ -19,7 +19,7 @@ export const accountExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'account',
     summary: 'Schedules workspace deletion (owner only; confirmName must match the workspace name).',
-    schemas: { body: z.object({ confirmName: z.nullable(z.string().check(z.maxLength(200))) }) },
+    schemas: () => ({ body: z.object({ confirmName: z.nullable(z.string().check(z.maxLength(200))) }) }),
     availability: planned,
   },
   {
@@ -30,7 +30,7 @@ export const accountExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'account',
     summary: 'Cancels a scheduled workspace deletion (owner only).',
-    schemas: {},
+    schemas: () => ({}),
     availability: planned,
   },
   {
@@ -41,7 +41,7 @@ export const accountExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'account',
     summary: 'Whether deletion is scheduled, when the purge falls due, and isOwner.',
-    schemas: {},
+    schemas: () => ({}),
     availability: planned,
   },
   {
@@ -52,7 +52,7 @@ export const accountExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'account',
     summary: 'State of the latest workspace export (owner only).',
-    schemas: {},
+    schemas: () => ({}),
     availability: planned,
   },
   {
@@ -63,7 +63,7 @@ export const accountExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'account',
     summary: 'Starts a workspace export delivered by email (owner only).',
-    schemas: {},
+    schemas: () => ({}),
     availability: planned,
   },
   {
@@ -74,7 +74,7 @@ export const accountExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'account',
     summary: 'Registers or refreshes a device of the authenticated user.',
-    schemas: {
+    schemas: () => ({
       body: z.object({
         appVersion: z.nullish(z.string().check(z.maxLength(50))),
         installationId: z.nullish(z.string().check(z.maxLength(200))),
@@ -83,7 +83,7 @@ export const accountExtrasOperations: OperationSpec[] = [
         capabilities: z.nullish(z.array(z.string().check(z.maxLength(100))).check(z.maxLength(100))),
         permissions: z.nullish(z.record(z.string(), z.unknown())),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -94,13 +94,13 @@ export const accountExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'account',
     summary: "The calling user's notifications.",
-    schemas: {
+    schemas: () => ({
       query: z.object({
         limit: z.optional(int32({ min: 1, max: 100 })),
         /** Type not shown in the spec; a boolean here. */
         unreadOnly: z.optional(boolParam()),
       }),
-    },
+    }),
     availability: planned,
     designedHere: true,
   },
@@ -112,7 +112,7 @@ export const accountExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'account',
     summary: "Count of the calling user's unread notifications.",
-    schemas: {},
+    schemas: () => ({}),
     availability: planned,
   },
 ];

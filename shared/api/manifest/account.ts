@@ -10,7 +10,7 @@ export const accountOperations: OperationSpec[] = [
     idempotent: false,
     group: 'account',
     summary: "The organization's selectable transaction statuses, in display order.",
-    schemas: {},
+    schemas: () => ({}),
     availability: { status: 'implemented' },
   },
   {
@@ -21,7 +21,7 @@ export const accountOperations: OperationSpec[] = [
     idempotent: false,
     group: 'account',
     summary: 'Assignable team members of the organization.',
-    schemas: {},
+    schemas: () => ({}),
     availability: { status: 'implemented' },
   },
 ];

@@ -31,14 +31,14 @@ export const contactsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'contacts',
     summary: "The organization's contacts, filtered by text and type.",
-    schemas: {
+    schemas: () => ({
       query: z.object({
         q: z.optional(z.string().check(z.maxLength(200))),
         type: z.optional(z.string().check(z.maxLength(50))),
         page: z._default(int32({ min: 1, max: 10_000 }), 1),
         pageSize: z._default(int32({ min: 1, max: 100 }), 25),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -49,7 +49,7 @@ export const contactsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'contacts',
     summary: 'Creates a contact (CreateContactRequest designed here; body optional).',
-    schemas: { body: z.optional(z.object(contactFields)) },
+    schemas: () => ({ body: z.optional(z.object(contactFields)) }),
     availability: planned,
     designedHere: true,
   },
@@ -61,10 +61,10 @@ export const contactsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'contacts',
     summary: 'One contact with its recent activity.',
-    schemas: {
+    schemas: () => ({
       path: contactPath,
       query: z.object({ activityLimit: z._default(int32({ min: 0, max: 100 }), 10) }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -75,7 +75,7 @@ export const contactsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'contacts',
     summary: "Changes a contact's fields; omitted fields are kept, null clears.",
-    schemas: { path: contactPath, body: z.object(contactFields) },
+    schemas: () => ({ path: contactPath, body: z.object(contactFields) }),
     availability: planned,
     designedHere: true,
   },
@@ -87,7 +87,7 @@ export const contactsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'contacts',
     summary: 'The contact roles of the organization, built-in and custom.',
-    schemas: {},
+    schemas: () => ({}),
     availability: planned,
     designedHere: true,
   },
@@ -99,12 +99,12 @@ export const contactsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'contacts',
     summary: 'Creates a custom contact role (CreateContactRoleRequest designed here).',
-    schemas: {
+    schemas: () => ({
       body: z.object({
         name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
         description: z.nullish(z.string().check(z.maxLength(1000))),
       }),
-    },
+    }),
     availability: planned,
     designedHere: true,
   },
@@ -116,14 +116,14 @@ export const contactsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'contacts',
     summary: 'Links an existing contact to the deal with a role.',
-    schemas: {
+    schemas: () => ({
       path: z.object({ transactionId: uuid() }),
       body: z.object({
         contactId: z.nullable(uuid()),
         role: z.nullable(z.string().check(z.maxLength(100))),
         isPrimary: z.nullable(z.boolean()),
       }),
-    },
+    }),
     availability: planned,
   },
 ];

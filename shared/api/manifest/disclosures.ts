@@ -20,7 +20,7 @@ export const disclosuresOperations: OperationSpec[] = [
     idempotent: false,
     group: 'disclosures',
     summary: 'Creates a disclosure package, optionally with documents.',
-    schemas: {
+    schemas: () => ({
       body: z.object({
         name: z.nullish(z.string().check(z.maxLength(200))),
         coverMessage: z.nullish(z.string().check(z.maxLength(10_000))),
@@ -30,7 +30,7 @@ export const disclosuresOperations: OperationSpec[] = [
         allowDownloads: z.nullish(z.boolean()),
         requireAck: z.nullish(z.boolean()),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -41,7 +41,7 @@ export const disclosuresOperations: OperationSpec[] = [
     idempotent: false,
     group: 'disclosures',
     summary: 'One disclosure package with its items and recipients.',
-    schemas: { path: packagePath },
+    schemas: () => ({ path: packagePath }),
     availability: planned,
   },
   {
@@ -52,7 +52,7 @@ export const disclosuresOperations: OperationSpec[] = [
     idempotent: false,
     group: 'disclosures',
     summary: 'Activates a disclosure package (a no-op when already active).',
-    schemas: { path: packagePath },
+    schemas: () => ({ path: packagePath }),
     availability: planned,
   },
   {
@@ -63,7 +63,7 @@ export const disclosuresOperations: OperationSpec[] = [
     idempotent: false,
     group: 'disclosures',
     summary: "Report of the package recipients' activity.",
-    schemas: { path: packagePath },
+    schemas: () => ({ path: packagePath }),
     availability: planned,
   },
   {
@@ -74,10 +74,10 @@ export const disclosuresOperations: OperationSpec[] = [
     idempotent: false,
     group: 'disclosures',
     summary: "Replaces the package's document list.",
-    schemas: {
+    schemas: () => ({
       path: packagePath,
       body: z.object({ documentIds: z.nullable(z.array(uuid()).check(z.maxLength(200))) }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -88,7 +88,7 @@ export const disclosuresOperations: OperationSpec[] = [
     idempotent: true,
     group: 'disclosures',
     summary: 'Invites a recipient and sends the share email.',
-    schemas: {
+    schemas: () => ({
       path: packagePath,
       body: z.object({
         audienceTier: z.nullable(z.string().check(z.maxLength(50))),
@@ -97,7 +97,7 @@ export const disclosuresOperations: OperationSpec[] = [
         contactId: z.nullable(uuid()),
         expiresAt: z.nullable(dateTime()),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -108,7 +108,7 @@ export const disclosuresOperations: OperationSpec[] = [
     idempotent: false,
     group: 'disclosures',
     summary: "Revokes a recipient's access (a no-op when already revoked).",
-    schemas: { path: z.object({ packageId: uuid(), recipientId: uuid() }) },
+    schemas: () => ({ path: z.object({ packageId: uuid(), recipientId: uuid() }) }),
     availability: planned,
   },
 ];

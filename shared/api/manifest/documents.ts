@@ -35,7 +35,7 @@ export const documentsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'documents',
     summary: 'Returns a presigned PUT URL to upload a file directly.',
-    schemas: {
+    schemas: () => ({
       body: z.object({
         fileName: fileName(),
         contentType: z._default(contentType(), 'application/pdf'),
@@ -43,7 +43,7 @@ export const documentsOperations: OperationSpec[] = [
         transactionId: z.nullish(uuid()),
         documentType: z.nullish(documentType()),
       }),
-    },
+    }),
     availability: planned,
     designedHere: true,
   },
@@ -55,7 +55,7 @@ export const documentsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'documents',
     summary: 'Uploads a small file as base64 and starts its extraction in one call.',
-    schemas: {
+    schemas: () => ({
       body: z.object({
         fileName: fileName(),
         contentType: z._default(contentType(), 'application/pdf'),
@@ -63,7 +63,7 @@ export const documentsOperations: OperationSpec[] = [
         transactionId: z.nullish(uuid()),
         documentType: z.nullish(documentType()),
       }),
-    },
+    }),
     availability: planned,
     designedHere: true,
   },
@@ -75,7 +75,7 @@ export const documentsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'documents',
     summary: 'Starts an extraction job for a document already stored.',
-    schemas: { path: docPath },
+    schemas: () => ({ path: docPath }),
     availability: planned,
     designedHere: true,
   },
@@ -87,7 +87,7 @@ export const documentsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'documents',
     summary: "The deal's documents in their display order.",
-    schemas: { path: txnPath },
+    schemas: () => ({ path: txnPath }),
     availability: planned,
     designedHere: true,
   },
@@ -99,7 +99,7 @@ export const documentsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'documents',
     summary: 'One document with its document type and extraction state.',
-    schemas: { path: docPath },
+    schemas: () => ({ path: docPath }),
     availability: planned,
     designedHere: true,
   },
@@ -111,7 +111,7 @@ export const documentsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'documents',
     summary: 'Returns a short-lived download URL of the stored file.',
-    schemas: { path: docPath },
+    schemas: () => ({ path: docPath }),
     availability: planned,
     designedHere: true,
   },
@@ -123,7 +123,7 @@ export const documentsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'documents',
     summary: "Changes a document's type or name, or attaches it to a deal.",
-    schemas: {
+    schemas: () => ({
       path: docPath,
       body: z
         .object({
@@ -137,7 +137,7 @@ export const documentsOperations: OperationSpec[] = [
             'give at least one of documentType, name, transactionId',
           ),
         ),
-    },
+    }),
     availability: planned,
     designedHere: true,
   },
@@ -149,7 +149,7 @@ export const documentsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'documents',
     summary: 'Deletes a document and its stored file.',
-    schemas: { path: docPath },
+    schemas: () => ({ path: docPath }),
     availability: planned,
     designedHere: true,
   },
@@ -161,10 +161,10 @@ export const documentsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'documents',
     summary: "Sets the display order of the deal's documents.",
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({ orderedDocumentIds: z.nullable(z.array(uuid()).check(z.maxLength(1000))) }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -175,7 +175,7 @@ export const documentsOperations: OperationSpec[] = [
     idempotent: true,
     group: 'documents',
     summary: 'Shares a deal document by secure SMS link.',
-    schemas: {
+    schemas: () => ({
       path: z.object({ transactionId: uuid(), documentId: uuid() }),
       body: z.object({
         contactId: z.nullable(uuid()),
@@ -183,7 +183,7 @@ export const documentsOperations: OperationSpec[] = [
         message: z.nullable(z.string().check(z.maxLength(2000))),
         toPhoneNumber: z.nullable(z.string().check(z.maxLength(32))),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -194,7 +194,7 @@ export const documentsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'documents',
     summary: 'Documents missing against the purchase baseline.',
-    schemas: { path: txnPath },
+    schemas: () => ({ path: txnPath }),
     availability: planned,
   },
 ];

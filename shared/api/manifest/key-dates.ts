@@ -25,7 +25,7 @@ export const keyDatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'key-dates',
     summary: "A transaction's key dates, soonest first.",
-    schemas: { path: txnPath },
+    schemas: () => ({ path: txnPath }),
     availability: implemented,
   },
   {
@@ -36,7 +36,7 @@ export const keyDatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'key-dates',
     summary: 'Bulk upsert: a type appears at most once per transaction; writing it again updates it.',
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         keyDates: z
@@ -50,7 +50,7 @@ export const keyDatesOperations: OperationSpec[] = [
           )
           .check(z.minLength(1), z.maxLength(50)),
       }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -61,14 +61,14 @@ export const keyDatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'key-dates',
     summary: 'Changes one key date; linked tasks move with it.',
-    schemas: {
+    schemas: () => ({
       path: z.object({ transactionId: uuid(), keyDateType: keyDateType() }),
       body: z.object({
         newValue: z.nullish(calendarDate()),
         source: z.nullish(z.string().check(z.maxLength(200))),
         calculationNotes: z.nullish(z.string().check(z.maxLength(2000))),
       }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -79,12 +79,12 @@ export const keyDatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'key-dates',
     summary: 'Key dates across all transactions falling within the horizon, soonest first.',
-    schemas: {
+    schemas: () => ({
       query: z.object({
         horizonDays: z._default(int32({ min: 0, max: 365 }), 14),
         limit: z._default(int32({ min: 1, max: 100 }), 25),
       }),
-    },
+    }),
     availability: implemented,
   },
 ];

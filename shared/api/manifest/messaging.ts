@@ -29,7 +29,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: false,
     group: 'messaging',
     summary: 'Recent SMS conversation threads of the organization.',
-    schemas: { query: limitQuery },
+    schemas: () => ({ query: limitQuery }),
     availability: planned,
   },
   {
@@ -40,14 +40,14 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: true,
     group: 'messaging',
     summary: 'Sends a secure document link into an existing conversation.',
-    schemas: {
+    schemas: () => ({
       path: threadPath,
       body: z.object({
         documentId: z.nullable(uuid()),
         expirationHours: z.nullable(int32({ min: 1 })),
         message: z.nullable(text()),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -58,7 +58,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: false,
     group: 'messaging',
     summary: 'Messages of one conversation thread.',
-    schemas: { path: threadPath, query: limitQuery },
+    schemas: () => ({ path: threadPath, query: limitQuery }),
     availability: planned,
   },
   {
@@ -69,10 +69,10 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: true,
     group: 'messaging',
     summary: 'Sends a message into an existing conversation thread.',
-    schemas: {
+    schemas: () => ({
       path: threadPath,
       body: z.object({ messageContent: z.nullable(text()), forceOverride: z.boolean() }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -83,7 +83,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: true,
     group: 'messaging',
     summary: 'Cancels a pending scheduled message.',
-    schemas: { path: z.object({ messageId: uuid() }) },
+    schemas: () => ({ path: z.object({ messageId: uuid() }) }),
     availability: planned,
   },
   {
@@ -94,7 +94,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: false,
     group: 'messaging',
     summary: "The deal's communications across all channels (SMS, email, in-app).",
-    schemas: { path: txnPath },
+    schemas: () => ({ path: txnPath }),
     availability: planned,
   },
   {
@@ -105,7 +105,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: true,
     group: 'messaging',
     summary: 'Starts a deal conversation by sending the first SMS.',
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         contactId: z.nullable(z.string().check(z.maxLength(100))),
@@ -113,7 +113,7 @@ export const messagingOperations: OperationSpec[] = [
         messageContent: z.nullable(text()),
         forceOverride: z.boolean(),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -124,7 +124,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: false,
     group: 'messaging',
     summary: 'Generates a message draft for the deal; never sends.',
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         intent: z.string().check(z.trim(), z.minLength(1), z.maxLength(2000)),
@@ -132,7 +132,7 @@ export const messagingOperations: OperationSpec[] = [
         recipientName: z.nullable(z.string().check(z.maxLength(200))),
         recipientRole: z.nullable(label()),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -143,7 +143,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: true,
     group: 'messaging',
     summary: "Sends an email to an agent through the acting user's mailbox.",
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         bodyHtml: z.nullable(html()),
@@ -153,7 +153,7 @@ export const messagingOperations: OperationSpec[] = [
         subject: z.nullable(subject()),
         bodyPlainText: z.optional(text()),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -164,7 +164,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: true,
     group: 'messaging',
     summary: 'Sends a follow-up email to an agent on a topic.',
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         bodyHtml: html(),
@@ -176,7 +176,7 @@ export const messagingOperations: OperationSpec[] = [
         sourceContextSummary: z.optional(text()),
         tone: z.optional(label()),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -187,7 +187,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: true,
     group: 'messaging',
     summary: 'Sends a deal-status update email to the client.',
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         audience: label(),
@@ -199,7 +199,7 @@ export const messagingOperations: OperationSpec[] = [
         tone: z.optional(label()),
         attachmentDocumentIds: z.optional(z.array(uuid()).check(z.maxLength(50))),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -210,7 +210,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: true,
     group: 'messaging',
     summary: 'Emails a party asking for the listed document types.',
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         bodyHtml: html(),
@@ -221,7 +221,7 @@ export const messagingOperations: OperationSpec[] = [
         bodyPlainText: z.optional(text()),
         tone: z.optional(label()),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -232,7 +232,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: true,
     group: 'messaging',
     summary: "Sends an email on the deal; it joins the merged thread with channel 'email'.",
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         toEmail: z.nullish(z.string().check(z.maxLength(2000))),
@@ -245,7 +245,7 @@ export const messagingOperations: OperationSpec[] = [
         replyToMessageId: z.nullish(z.string().check(z.maxLength(1000))),
         templateId: z.nullish(z.string().check(z.maxLength(200))),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -256,7 +256,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: false,
     group: 'messaging',
     summary: 'Deal participants with role and per-channel availability.',
-    schemas: { path: txnPath, query: z.object({ channel: z.optional(z.string().check(z.maxLength(50))) }) },
+    schemas: () => ({ path: txnPath, query: z.object({ channel: z.optional(z.string().check(z.maxLength(50))) }) }),
     availability: planned,
   },
   {
@@ -267,14 +267,14 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: false,
     group: 'messaging',
     summary: "Report of the deal's communications as PDF, ZIP with documents, or JSON.",
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       query: z.object({
         format: z.optional(z.string().check(z.maxLength(20))),
         from: z.optional(dateTime()),
         to: z.optional(dateTime()),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -285,7 +285,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: false,
     group: 'messaging',
     summary: "The deal's active scheduled messages.",
-    schemas: { path: txnPath },
+    schemas: () => ({ path: txnPath }),
     availability: planned,
   },
   {
@@ -296,7 +296,7 @@ export const messagingOperations: OperationSpec[] = [
     idempotent: true,
     group: 'messaging',
     summary: 'Schedules an email on the deal for later sending.',
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         scheduledAt: z.nullish(z.string().check(z.maxLength(100))),
@@ -312,7 +312,7 @@ export const messagingOperations: OperationSpec[] = [
         documentIds: z.nullish(z.array(uuid()).check(z.maxLength(50))),
         documentFileNames: z.nullish(z.record(z.string(), z.string().check(z.maxLength(500)))),
       }),
-    },
+    }),
     availability: planned,
   },
 ];

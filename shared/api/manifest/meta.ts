@@ -14,7 +14,7 @@ export const metaOperations: OperationSpec[] = [
     idempotent: false,
     group: 'meta',
     summary: 'Verifies the key and probes the table.',
-    schemas: {},
+    schemas: () => ({}),
     availability: implemented,
   },
   {
@@ -25,7 +25,7 @@ export const metaOperations: OperationSpec[] = [
     idempotent: false,
     group: 'meta',
     summary: 'Every operation with whether the calling key can call it.',
-    schemas: {},
+    schemas: () => ({}),
     availability: implemented,
   },
   {
@@ -36,9 +36,9 @@ export const metaOperations: OperationSpec[] = [
     idempotent: false,
     group: 'meta',
     summary: 'Ranked feed of open tasks and upcoming key dates.',
-    schemas: {
+    schemas: () => ({
       query: z.object({ limit: z.optional(int32({ min: 1, max: 100 })), transactionId: z.optional(uuid()) }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -49,7 +49,7 @@ export const metaOperations: OperationSpec[] = [
     idempotent: false,
     group: 'meta',
     summary: "Call volume, daily breakdown, top operations and error rate of the calling key.",
-    schemas: { query: z.object({ days: z.optional(int32({ min: 1, max: 90 })) }) },
+    schemas: () => ({ query: z.object({ days: z.optional(int32({ min: 1, max: 90 })) }) }),
     availability: implemented,
   },
 ];

@@ -20,12 +20,12 @@ export const partnerOperations: OperationSpec[] = [
     idempotent: false,
     group: 'partner',
     summary: 'Organizations provisioned by the partner.',
-    schemas: {
+    schemas: () => ({
       query: z.object({
         limit: z._default(int32({ min: 1, max: 100 }), 25),
         offset: z._default(int32({ min: 0 }), 0),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -36,7 +36,7 @@ export const partnerOperations: OperationSpec[] = [
     idempotent: false,
     group: 'partner',
     summary: 'Provisions an organization with its owner.',
-    schemas: {
+    schemas: () => ({
       body: z.object({
         name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
         owner: z.object({
@@ -45,7 +45,7 @@ export const partnerOperations: OperationSpec[] = [
           lastName: z.string().check(z.trim(), z.maxLength(100)),
         }),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -56,7 +56,7 @@ export const partnerOperations: OperationSpec[] = [
     idempotent: false,
     group: 'partner',
     summary: 'One provisioned organization.',
-    schemas: { path: orgPath },
+    schemas: () => ({ path: orgPath }),
     availability: planned,
   },
   {
@@ -67,7 +67,7 @@ export const partnerOperations: OperationSpec[] = [
     idempotent: false,
     group: 'partner',
     summary: "The organization's plan, seats and AI fair-use pool state.",
-    schemas: { path: orgPath },
+    schemas: () => ({ path: orgPath }),
     availability: planned,
   },
   {
@@ -78,7 +78,7 @@ export const partnerOperations: OperationSpec[] = [
     idempotent: false,
     group: 'partner',
     summary: "The organization's active deals, tasks due and last activity.",
-    schemas: { path: orgPath },
+    schemas: () => ({ path: orgPath }),
     availability: planned,
   },
   {
@@ -89,7 +89,7 @@ export const partnerOperations: OperationSpec[] = [
     idempotent: false,
     group: 'partner',
     summary: 'Invites a user to a seat of the organization.',
-    schemas: {
+    schemas: () => ({
       path: orgPath,
       body: z.object({
         email: z.string().check(z.trim(), z.minLength(1), z.maxLength(320)),
@@ -97,7 +97,7 @@ export const partnerOperations: OperationSpec[] = [
         lastName: z.nullable(z.string().check(z.trim(), z.maxLength(100))),
         role: z.nullable(z.string().check(z.trim(), z.maxLength(50))),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -108,7 +108,7 @@ export const partnerOperations: OperationSpec[] = [
     idempotent: false,
     group: 'partner',
     summary: "Removes a user's seat from the organization.",
-    schemas: { path: z.object({ orgId: orgId(), userId: uuid() }) },
+    schemas: () => ({ path: z.object({ orgId: orgId(), userId: uuid() }) }),
     availability: planned,
   },
 ];

@@ -18,14 +18,14 @@ export const proposalsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'proposals',
     summary: 'AI proposals, filtered by status and deal.',
-    schemas: {
+    schemas: () => ({
       query: z.object({
         limit: z.optional(int32({ min: 1, max: 100 })),
         offset: z.optional(int32({ min: 0 })),
         status: z.optional(z.string().check(z.maxLength(50))),
         transactionId: z.optional(uuid()),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -36,7 +36,7 @@ export const proposalsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'proposals',
     summary: 'One proposal with its evidence.',
-    schemas: { path: idPath },
+    schemas: () => ({ path: idPath }),
     availability: planned,
   },
   {
@@ -47,7 +47,7 @@ export const proposalsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'proposals',
     summary: 'Approves a proposal and applies it.',
-    schemas: { path: idPath },
+    schemas: () => ({ path: idPath }),
     availability: planned,
   },
   {
@@ -58,7 +58,7 @@ export const proposalsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'proposals',
     summary: 'Edits the proposed value before approval.',
-    schemas: { path: idPath, body: z.object({ parameters: z.json() }) },
+    schemas: () => ({ path: idPath, body: z.object({ parameters: z.json() }) }),
     availability: planned,
   },
   {
@@ -69,7 +69,7 @@ export const proposalsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'proposals',
     summary: 'Rejects a proposal with an optional reason.',
-    schemas: { path: idPath, body: z.object({ reason: z.nullable(z.string().check(z.maxLength(2000))) }) },
+    schemas: () => ({ path: idPath, body: z.object({ reason: z.nullable(z.string().check(z.maxLength(2000))) }) }),
     availability: planned,
   },
 ];

@@ -15,7 +15,7 @@ export const tasksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'tasks',
     summary: 'Creates a task; when linkedMilestoneName names a key date the due date follows it.',
-    schemas: {
+    schemas: () => ({
       path: z.object({ transactionId: uuid() }),
       body: z.object({
         title: z.string().check(z.trim(), z.minLength(1), z.maxLength(300)),
@@ -25,7 +25,7 @@ export const tasksOperations: OperationSpec[] = [
         assigneeUserId: z.nullish(uuid()),
         linkedMilestoneName: z.nullish(z.string().check(z.maxLength(64))),
       }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -36,13 +36,13 @@ export const tasksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'tasks',
     summary: 'Open tasks, soonest due first.',
-    schemas: {
+    schemas: () => ({
       query: z.object({
         transactionId: z.optional(uuid()),
         assignedTo: z.optional(z.string().check(z.maxLength(100))),
         limit: z._default(int32({ min: 1, max: 200 }), 50),
       }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -53,7 +53,7 @@ export const tasksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'tasks',
     summary: 'Permanently deletes tasks by id; unknown ids are reported, not errors.',
-    schemas: { body: z.object({ taskIds: z.array(uuid()).check(z.minLength(1), z.maxLength(100)) }) },
+    schemas: () => ({ body: z.object({ taskIds: z.array(uuid()).check(z.minLength(1), z.maxLength(100)) }) }),
     availability: implemented,
   },
   {
@@ -64,7 +64,7 @@ export const tasksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'tasks',
     summary: 'Assigns a task to a member, or unassigns it with null.',
-    schemas: { path: taskPath, body: z.object({ assigneeUserId: z.nullable(uuid()) }) },
+    schemas: () => ({ path: taskPath, body: z.object({ assigneeUserId: z.nullable(uuid()) }) }),
     availability: implemented,
   },
   {
@@ -75,7 +75,7 @@ export const tasksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'tasks',
     summary: "A task's comment thread, oldest first.",
-    schemas: { path: taskPath },
+    schemas: () => ({ path: taskPath }),
     availability: implemented,
   },
   {
@@ -86,10 +86,10 @@ export const tasksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'tasks',
     summary: 'Adds a comment authored by the calling user.',
-    schemas: {
+    schemas: () => ({
       path: taskPath,
       body: z.object({ content: z.string().check(z.trim(), z.minLength(1), z.maxLength(5000)) }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -100,7 +100,7 @@ export const tasksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'tasks',
     summary: "Deletes a comment; only its author may.",
-    schemas: { path: z.object({ taskId: uuid(), commentId: uuid() }) },
+    schemas: () => ({ path: z.object({ taskId: uuid(), commentId: uuid() }) }),
     availability: implemented,
   },
   {
@@ -111,12 +111,12 @@ export const tasksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'tasks',
     summary: 'Marks a task complete (CompleteTaskRequest designed here: optional note).',
-    schemas: {
+    schemas: () => ({
       path: taskPath,
       body: z.optional(
         z.object({ note: z.nullish(z.string().check(z.maxLength(2000))), completedAt: z.nullish(dateTime()) }),
       ),
-    },
+    }),
     availability: implemented,
     designedHere: true,
   },

@@ -21,7 +21,7 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: 'Checklist templates, filtered by category, complexity, side, state and type.',
-    schemas: {
+    schemas: () => ({
       query: z.object({
         activeOnly: z.optional(boolParam()),
         category: filter(),
@@ -30,7 +30,7 @@ export const templatesOperations: OperationSpec[] = [
         state: filter(),
         transactionType: filter(),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -41,7 +41,7 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: 'Active organization and system email templates.',
-    schemas: {
+    schemas: () => ({
       query: z.object({
         category: filter(),
         audience: filter(),
@@ -50,7 +50,7 @@ export const templatesOperations: OperationSpec[] = [
         search: z.optional(z.string().check(z.maxLength(200))),
         limit: z._default(int32({ min: 1, max: 100 }), 50),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -61,7 +61,7 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: 'Creates an organization email template.',
-    schemas: {
+    schemas: () => ({
       body: z.object({
         name: z.nullish(z.string().check(z.maxLength(200))),
         subject: z.nullish(z.string().check(z.maxLength(998))),
@@ -74,7 +74,7 @@ export const templatesOperations: OperationSpec[] = [
         tone: z.nullish(z.string().check(z.maxLength(100))),
         isActive: z.nullish(z.boolean()),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -85,7 +85,7 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: 'One email template by id or slug.',
-    schemas: { path: z.object({ idOrSlug: z.string().check(z.minLength(1), z.maxLength(200)) }) },
+    schemas: () => ({ path: z.object({ idOrSlug: z.string().check(z.minLength(1), z.maxLength(200)) }) }),
     availability: planned,
   },
   {
@@ -96,7 +96,7 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: 'Form submissions, filtered by form, purpose, status, deal and time.',
-    schemas: {
+    schemas: () => ({
       query: z.object({
         formDefinitionId: z.optional(uuid()),
         formPurpose: filter(),
@@ -105,7 +105,7 @@ export const templatesOperations: OperationSpec[] = [
         status: filter(),
         transactionId: z.optional(uuid()),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -116,7 +116,7 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: 'One form submission with field-level detail.',
-    schemas: { path: z.object({ submissionId: uuid() }) },
+    schemas: () => ({ path: z.object({ submissionId: uuid() }) }),
     availability: planned,
   },
   {
@@ -127,7 +127,7 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: 'One form template with its field list.',
-    schemas: { path: z.object({ formId: uuid() }) },
+    schemas: () => ({ path: z.object({ formId: uuid() }) }),
     availability: planned,
   },
   {
@@ -138,7 +138,7 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: "Aggregate status of the deal's checklist.",
-    schemas: { path: txnPath },
+    schemas: () => ({ path: txnPath }),
     availability: planned,
   },
   {
@@ -149,14 +149,14 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: 'Applies a checklist template to the deal.',
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         templateId: uuid(),
         replaceExisting: z.nullable(z.boolean()),
         scope: z.nullable(z.string().check(z.maxLength(100))),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -167,7 +167,7 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: "The deal's intake-form links.",
-    schemas: { path: txnPath },
+    schemas: () => ({ path: txnPath }),
     availability: planned,
   },
   {
@@ -178,7 +178,7 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: "Snapshot of the deal's intake progress.",
-    schemas: { path: txnPath },
+    schemas: () => ({ path: txnPath }),
     availability: planned,
   },
   {
@@ -189,7 +189,7 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: "The deal's template merge fields and their values.",
-    schemas: { path: txnPath },
+    schemas: () => ({ path: txnPath }),
     availability: planned,
   },
   {
@@ -200,10 +200,10 @@ export const templatesOperations: OperationSpec[] = [
     idempotent: false,
     group: 'templates',
     summary: 'Renders a template against the deal as a preview; sends nothing.',
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({ slug: z.nullable(z.string().check(z.maxLength(200))), templateId: z.nullable(uuid()) }),
-    },
+    }),
     availability: planned,
   },
 ];

@@ -18,7 +18,7 @@ export const transactionsExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: "The deal's open contingencies.",
-    schemas: { path: txnPath },
+    schemas: () => ({ path: txnPath }),
     availability: planned,
   },
   {
@@ -29,7 +29,7 @@ export const transactionsExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: "The deal's active client-portal link.",
-    schemas: { path: txnPath },
+    schemas: () => ({ path: txnPath }),
     availability: planned,
   },
   {
@@ -40,7 +40,7 @@ export const transactionsExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: 'Schedules a deadline reminder email on the deal.',
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         daysBeforeReminder: z.nullable(int32({ min: 0, max: 365 })),
@@ -53,7 +53,7 @@ export const transactionsExtrasOperations: OperationSpec[] = [
         recipientRoles: z.nullable(z.string().check(z.maxLength(1000))),
         reminderTimeOfDay: z.nullable(z.string().check(z.maxLength(20))),
       }),
-    },
+    }),
     availability: planned,
   },
   {
@@ -64,7 +64,7 @@ export const transactionsExtrasOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: 'Saves a status summary of the deal for an audience.',
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         audience: z.nullable(z.string().check(z.maxLength(100))),
@@ -72,7 +72,7 @@ export const transactionsExtrasOperations: OperationSpec[] = [
         subject: z.nullable(z.string().check(z.maxLength(998))),
         keyPointBullets: z.nullable(z.array(z.string().check(z.maxLength(1000))).check(z.maxLength(50))),
       }),
-    },
+    }),
     availability: planned,
   },
 ];

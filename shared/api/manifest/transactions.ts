@@ -15,14 +15,14 @@ export const transactionsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: 'Deals, most recently updated first, filtered by text and status.',
-    schemas: {
+    schemas: () => ({
       query: z.object({
         q: z.optional(z.string().check(z.maxLength(200))),
         status: z.optional(z.string().check(z.maxLength(100))),
         page: z._default(int32({ min: 1, max: 10_000 }), 1),
         pageSize: z._default(int32({ min: 1, max: 100 }), 25),
       }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -33,7 +33,7 @@ export const transactionsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: 'Applies an extraction result: creates a deal or attaches to transactionId.',
-    schemas: {
+    schemas: () => ({
       body: z.object({
         extractionJobId: uuid(),
         transactionId: z.nullish(z.string()),
@@ -41,7 +41,7 @@ export const transactionsOperations: OperationSpec[] = [
         side: z.nullish(z.enum(['Buyer', 'Seller'])),
         overrides: z.nullish(z.record(z.string(), z.unknown())),
       }),
-    },
+    }),
     availability: { status: 'planned', issue: '#3 extraction pipeline' },
   },
   {
@@ -52,13 +52,13 @@ export const transactionsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: 'Ranked matches of a free-text property address.',
-    schemas: {
+    schemas: () => ({
       query: z.object({
         property: z.string().check(z.trim(), z.minLength(1), z.maxLength(300)),
         status: z.optional(z.string().check(z.maxLength(100))),
         limit: z._default(int32({ min: 1, max: 25 }), 3),
       }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -69,7 +69,7 @@ export const transactionsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: 'One deal with its key dates, open tasks and recent activity (one item-collection query).',
-    schemas: { path: txnPath },
+    schemas: () => ({ path: txnPath }),
     availability: implemented,
   },
   {
@@ -80,14 +80,14 @@ export const transactionsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: "Appends an entry to the deal's activity log.",
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({
         type: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
         summary: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
         details: z.nullish(z.string().check(z.maxLength(10_000))),
       }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -98,10 +98,10 @@ export const transactionsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: "Sets a status of the organization's vocabulary and runs its cascade.",
-    schemas: {
+    schemas: () => ({
       path: txnPath,
       body: z.object({ status: z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))) }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -112,7 +112,7 @@ export const transactionsOperations: OperationSpec[] = [
     idempotent: false,
     group: 'transactions',
     summary: 'Replaces the general notes; null clears them.',
-    schemas: { path: txnPath, body: z.object({ notes: z.nullable(z.string().check(z.maxLength(50_000))) }) },
+    schemas: () => ({ path: txnPath, body: z.object({ notes: z.nullable(z.string().check(z.maxLength(50_000))) }) }),
     availability: implemented,
   },
 ];

@@ -28,7 +28,7 @@ export const webhooksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'webhooks',
     summary: 'The catalog of event types available to the key.',
-    schemas: {},
+    schemas: () => ({}),
     availability: implemented,
   },
   {
@@ -39,7 +39,7 @@ export const webhooksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'webhooks',
     summary: "The organization's webhook subscriptions (secrets masked).",
-    schemas: { query: z.object({ includeInactive: z.optional(boolParam()) }) },
+    schemas: () => ({ query: z.object({ includeInactive: z.optional(boolParam()) }) }),
     availability: implemented,
   },
   {
@@ -50,7 +50,7 @@ export const webhooksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'webhooks',
     summary: 'Creates a subscription; the response shows the full signing secret once.',
-    schemas: {
+    schemas: () => ({
       body: z.object({
         name: name(),
         url: url(),
@@ -58,7 +58,7 @@ export const webhooksOperations: OperationSpec[] = [
         description: z.optional(description()),
         headers: z.optional(headers()),
       }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -69,7 +69,7 @@ export const webhooksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'webhooks',
     summary: 'One subscription with its secret masked.',
-    schemas: { path: idPath },
+    schemas: () => ({ path: idPath }),
     availability: implemented,
   },
   {
@@ -80,7 +80,7 @@ export const webhooksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'webhooks',
     summary: 'Replaces a subscription; isActive re-enables one paused by the circuit breaker.',
-    schemas: {
+    schemas: () => ({
       path: idPath,
       body: z.object({
         name: name(),
@@ -92,7 +92,7 @@ export const webhooksOperations: OperationSpec[] = [
         circuitBreakerEnabled: z.optional(z.boolean()),
         timeoutSeconds: z.optional(int32({ min: 1, max: 30 })),
       }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -103,7 +103,7 @@ export const webhooksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'webhooks',
     summary: 'Deletes a subscription.',
-    schemas: { path: idPath },
+    schemas: () => ({ path: idPath }),
     availability: implemented,
   },
   {
@@ -114,13 +114,13 @@ export const webhooksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'webhooks',
     summary: 'Recent delivery attempts with status, latency, error and next retry.',
-    schemas: {
+    schemas: () => ({
       path: idPath,
       query: z.object({
         limit: z.optional(int32({ min: 1, max: 100 })),
         offset: z.optional(int32({ min: 0 })),
       }),
-    },
+    }),
     availability: implemented,
   },
   {
@@ -131,7 +131,7 @@ export const webhooksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'webhooks',
     summary: 'Rotates the signing secret and returns the new one once.',
-    schemas: { path: idPath },
+    schemas: () => ({ path: idPath }),
     availability: implemented,
   },
   {
@@ -142,7 +142,7 @@ export const webhooksOperations: OperationSpec[] = [
     idempotent: false,
     group: 'webhooks',
     summary: 'Sends a webhook.test delivery to the subscription.',
-    schemas: { path: idPath },
+    schemas: () => ({ path: idPath }),
     availability: implemented,
   },
 ];

@@ -7,6 +7,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda
 import type * as z from '#api/zod';
 import { ValidationError } from '#http/errors';
 import { stateOf } from '#http/state';
+import type { OperationSchemas, OperationSpec } from '#api/types';
 
 /** Turns zod issues into `fields`: dotted path (array indexes in brackets) → first message. */
 export function issuesToFields(issues: z.core.$ZodIssue[], prefix?: string): Record<string, string> {
@@ -28,11 +29,20 @@ export function rawBody(event: APIGatewayProxyEventV2): string | undefined {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
+const built = new WeakMap<OperationSpec, OperationSchemas>();
+
+/** An operation's schemas, built once per process on first use. */
+export function schemasOf(op: OperationSpec): OperationSchemas {
+  let schemas = built.get(op);
+  if (!schemas) built.set(op, (schemas = op.schemas()));
+  return schemas;
+}
+
 export function validateInput(): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2> {
   return {
     before: async (request) => {
       const state = stateOf(request);
-      const { schemas } = state.op!;
+      const schemas = schemasOf(state.op!);
       const fields: Record<string, string> = {};
       const parse = (schema: z.ZodMiniType | undefined, value: unknown, where: string) => {
         if (!schema) return undefined;
