@@ -6,7 +6,9 @@
  *    with the HTTP requests (so both see the same machine state),
  *  - DynamoDB round trips per HTTP request (auth included), counted by a client middleware,
  *  - every Lambda group's (and webhook worker's) bundle size and module-init time beside a bundle holding only
- *    a DynamoDB client.
+ *    a DynamoDB client,
+ *  - the webhook pipeline on the local runtime: commit → first delivery latency, deliveries/s into a flaky
+ *    receiver, events lost (`bench/webhooks.ts`, its own DynamoDB Local; `webhooks` in the JSON).
  *
  * Speed targets are ratios against baselines taken in this run, never timed assertions: the process exits
  * 0 whatever the numbers (non-zero only when the bench itself fails). Results: stdout + `.bench/results.json`.
@@ -32,6 +34,7 @@ import { installRoundTripCounter, type RoundTripCounter } from './round-trips.ts
 import { createHttpClient, runConcurrent, type HttpCall, type HttpClient } from './http-latency.ts';
 import { rawGetTransaction, rawListTransactions, rawUpsertKeyDate, type RawContext, type RawIteration } from './raw-dynamodb.ts';
 import { bundleBaseline, bundleGroups, measureInit, stopBundler } from './bundles.ts';
+import { runWebhookBench, type WebhookBenchResult } from './webhooks.ts';
 import { fmt, median, summarize, table, type LatencySummary } from './stats.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -292,12 +295,13 @@ async function main() {
     file: path.relative(ROOT, b.file),
   }));
 
-  report(ops, bundles, setup, (Date.now() - started) / 1000);
+  const webhooks = await runWebhookBench();
+  report(ops, bundles, setup, (Date.now() - started) / 1000, webhooks);
 }
 
 const pf = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 
-function report(ops: OpResult[], bundles: { name: string; kb: number; initMs: number; initRatio: number; initSamplesMs: number[]; topPackages: unknown; file: string }[], setup: Record<string, any>, seconds: number) {
+function report(ops: OpResult[], bundles: { name: string; kb: number; initMs: number; initRatio: number; initSamplesMs: number[]; topPackages: unknown; file: string }[], setup: Record<string, any>, seconds: number, webhooks: WebhookBenchResult) {
   const out: string[] = [];
   const kp = setup.keyPool;
   out.push('Benchmark — local HTTP path vs raw DynamoDB (same run, same DynamoDB Local, same client)');
@@ -350,12 +354,13 @@ function report(ops: OpResult[], bundles: { name: string; kb: number; initMs: nu
   out.push(table(['target', 'measured', 'result'], targets.map((t) => [t.target, t.value, pf(t.pass)])));
   const errors = ops.flatMap((o) => o.errors.map((e) => `${o.name}: ${e}`));
   if (errors.length) out.push(`\n${errors.length} request error(s) during concurrent runs, e.g. ${errors[0]}`);
+  out.push('', webhooks.text);
   out.push(`\nTook ${seconds.toFixed(1)} s. JSON: ${path.relative(ROOT, path.join(OUT_DIR, 'results.json'))}`);
   console.log(out.join('\n'));
 
   writeFileSync(
     path.join(OUT_DIR, 'results.json'),
-    JSON.stringify({ finishedAt: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAvgEnd: os.loadavg()[0], seconds, setup, targets, operations: ops, bundles }, null, 2) + '\n',
+    JSON.stringify({ finishedAt: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAvgEnd: os.loadavg()[0], seconds, setup, targets, operations: ops, bundles, webhooks: { ...webhooks, text: undefined } }, null, 2) + '\n',
   );
 }
 

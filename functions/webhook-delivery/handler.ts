@@ -65,7 +65,7 @@ export async function deliver(record: SQSRecord, now = () => new Date()): Promis
   const result = await postWebhook(sub.url, m.payload, deliveryHeaders(m, sub.secret, sub.headers, sentAt), sub.timeoutSeconds * 1000);
   if (result.ok) {
     await recordAttempt(m.orgId, { ...base, attemptedAt: sentAt, ok: true, statusCode: result.statusCode, latencyMs: result.latencyMs, error: null, nextRetryAt: null, outcome: 'succeeded' }, started);
-    if (sub.consecutiveFailures > 0) await recordWebhookSuccess(m.orgId, sub.id);
+    await recordWebhookSuccess(m.orgId, sub.id);
     return false;
   }
   const delay = retryDelaySeconds(attempt);

@@ -41,6 +41,9 @@ async function fanOut(envelope: EventEnvelope, subsOf: (orgId: string) => Promis
   }
 }
 
+/** Records fanned out at once: their claims and sends overlap, while stream order is kept for failures. */
+const CONCURRENCY = 8;
+
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const now = new Date();
   const cache = new Map<string, Promise<WebhookSubscription[]>>();
@@ -48,16 +51,25 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     if (!cache.has(orgId)) cache.set(orgId, listWebhooks(orgId));
     return cache.get(orgId)!;
   };
-  for (const record of event.Records) {
-    const envelope = envelopeOf(record);
-    if (!envelope) continue;
-    try {
-      await fanOut(envelope, subsOf, now);
-    } catch (err) {
-      console.error(JSON.stringify({ level: 'error', msg: 'fan-out failed', eventId: envelope.eventId, error: (err as Error).message }));
-      // Stream order: retry from this record on.
-      return { batchItemFailures: [{ itemIdentifier: record.dynamodb!.SequenceNumber! }] };
+  const failed = new Set<number>();
+  let next = 0;
+  const worker = async () => {
+    while (next < event.Records.length) {
+      const i = next++;
+      const envelope = envelopeOf(event.Records[i]);
+      if (!envelope) continue;
+      try {
+        await fanOut(envelope, subsOf, now);
+      } catch (err) {
+        console.error(JSON.stringify({ level: 'error', msg: 'fan-out failed', eventId: envelope.eventId, error: (err as Error).message }));
+        failed.add(i);
+      }
     }
-  }
-  return { batchItemFailures: [] };
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  if (!failed.size) return { batchItemFailures: [] };
+  // Report the earliest failure: the stream retries from it; records after it that succeeded are skipped
+  // on the retry by their claimed delivery records (or delivered again, which receivers deduplicate).
+  const first = Math.min(...failed);
+  return { batchItemFailures: [{ itemIdentifier: event.Records[first].dynamodb!.SequenceNumber! }] };
 }

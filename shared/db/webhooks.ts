@@ -158,7 +158,11 @@ export async function rotateWebhookSecret(orgId: string, id: string, now: Date):
 
 /** A successful delivery closes the breaker's count. */
 export async function recordWebhookSuccess(orgId: string, id: string): Promise<void> {
-  await db().send(new UpdateCommand({ TableName: tableName(), Key: key(orgId, id), UpdateExpression: 'SET consecutiveFailures = :z', ConditionExpression: 'attribute_exists(SK)', ExpressionAttributeValues: { ':z': 0 } })).catch(ignoreMissing);
+  // Conditional, so a success only writes when there is a count to clear (including failures recorded while
+  // this delivery was in flight).
+  await db()
+    .send(new UpdateCommand({ TableName: tableName(), Key: key(orgId, id), UpdateExpression: 'SET consecutiveFailures = :z', ConditionExpression: 'consecutiveFailures > :z', ExpressionAttributeValues: { ':z': 0 } }))
+    .catch(ignoreMissing);
 }
 
 /**

@@ -148,18 +148,21 @@ describe('failures', () => {
   });
   afterEach(() => logged.mockRestore());
 
-  it('an SQS error reports the failing record by its sequence number (and stops there)', async () => {
+  it('an SQS error reports the earliest failing record by its sequence number; the others are still sent', async () => {
     const orgId = await newOrgId();
     await subscribe(orgId);
-    const first = outboxRecord(orgId, 'task.created').record;
-    const second = outboxRecord(orgId, 'task.created').record;
-    const third = outboxRecord(orgId, 'task.created').record;
-    sqsMock.on(SendMessageBatchCommand).resolvesOnce({ Successful: [{ Id: '0', MessageId: 'm', MD5OfMessageBody: '' }] }).rejects(new Error('SQS down'));
+    const first = outboxRecord(orgId, 'task.created');
+    const second = outboxRecord(orgId, 'task.created');
+    const third = outboxRecord(orgId, 'task.created');
+    sqsMock.on(SendMessageBatchCommand).callsFake((input: { Entries?: { MessageBody?: string }[] }) => {
+      if (input.Entries?.some((e) => e.MessageBody?.includes(second.envelope.eventId))) throw new Error('SQS down');
+      return { Successful: [{ Id: '0', MessageId: 'm', MD5OfMessageBody: '' }] };
+    });
 
-    const out = await handler({ Records: [first, second, third] });
+    const out = await handler({ Records: [first.record, second.record, third.record] });
 
-    expect(out.batchItemFailures).toEqual([{ itemIdentifier: second.dynamodb!.SequenceNumber }]);
-    expect(sqsMock).toHaveReceivedCommandTimes(SendMessageBatchCommand, 2);
+    expect(out.batchItemFailures).toEqual([{ itemIdentifier: second.record.dynamodb!.SequenceNumber }]);
+    expect(sqsMock).toHaveReceivedCommandTimes(SendMessageBatchCommand, 3);
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('SQS down'));
   });
 

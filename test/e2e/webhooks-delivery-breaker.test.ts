@@ -1,0 +1,92 @@
+/**
+ * The circuit breaker end to end: with `WEBHOOK_BREAKER_THRESHOLD=3` (read when `#db/webhooks` is first
+ * imported, so it is set in `vi.hoisted`, before the hoisted imports; vitest gives each file its own
+ * module graph), a subscription whose endpoint always fails is paused by the delivery worker after three
+ * consecutive failures, its queued retries are dropped, and later events are not sent to it at all.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { startLocalRuntime } from '#lib/local/runtime';
+import { CIRCUIT_BREAKER_THRESHOLD } from '#db/webhooks';
+import {
+  apiClient,
+  deliveryRecords,
+  EventMaker,
+  listAllAttempts,
+  newDeal,
+  newOrg,
+  outboxEvents,
+  startWebhookReceiver,
+  subscribe,
+  until,
+} from '../support/webhook-receiver.ts';
+
+vi.hoisted(() => {
+  process.env.WEBHOOK_BREAKER_THRESHOLD = '3';
+  process.env.WEBHOOK_RETRY_SCHEDULE = '1,1,1,1,1,1';
+});
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!().catch((err) => console.error('cleanup failed', err));
+});
+
+describe('circuit breaker, end to end', () => {
+  it('pauses a subscription after 3 consecutive failures; it then receives nothing while others still do', async () => {
+    expect(CIRCUIT_BREAKER_THRESHOLD).toBe(3);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'whd-breaker-'));
+    const rt = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `whd-${randomUUID().slice(0, 8)}`, port: 0, dataDir });
+    cleanups.push(async () => {
+      await rt.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+    const broken = await startWebhookReceiver({ behaviour: 'fail' });
+    const healthy = await startWebhookReceiver({ behaviour: 'ok' });
+    cleanups.push(() => broken.close(), () => healthy.close());
+    const api = apiClient(rt.baseUrl);
+    const org = await newOrg();
+    const sub = await subscribe(api, org.keys.actions, `${broken.url}/hook`, { name: 'broken' });
+    broken.setSecret(sub.secret);
+    healthy.setSecret((await subscribe(api, org.keys.actions, `${healthy.url}/hook`, { name: 'healthy' })).secret);
+    const maker = new EventMaker(api, org.keys, await newDeal(org));
+    await maker.commit(2);
+    const first = (await outboxEvents(org.orgId)).map((e) => e.eventId);
+    expect(first).toHaveLength(3);
+
+    const paused = await until('the breaker to pause the subscription', async () => {
+      const s = (await api.ok('GET', `/api/v1/webhooks/${sub.id}`, { key: org.keys.read })).data;
+      return s.isActive === false ? s : undefined;
+    }, 10_000, { intervalMs: 200 });
+    expect(paused).toMatchObject({ isActive: false, pausedReason: 'circuit_breaker' });
+    expect(paused.consecutiveFailures).toBeGreaterThanOrEqual(3);
+    expect(new Date(paused.pausedAt).toISOString()).toBe(paused.pausedAt);
+    const listed = (await api.ok('GET', '/api/v1/webhooks', { key: org.keys.read })).data.map((s: { id: string }) => s.id);
+    expect(listed).not.toContain(sub.id);
+
+    // The tripping failure and every queued retry end as `dropped`; nothing is left pending.
+    await until('no delivery left pending', async () => {
+      const d = await deliveryRecords(org.orgId, sub.id);
+      return d.size === 3 && [...d.values()].every((r) => r.status === 'dropped');
+    }, 10_000);
+    const attempts = await listAllAttempts(api, org.keys.read, sub.id);
+    expect(attempts.filter((a) => a.statusCode === 503)).toHaveLength(broken.stats.requests);
+    expect(broken.stats.requests).toBeGreaterThanOrEqual(3);
+    expect(attempts.filter((a) => a.outcome === 'dropped' && a.statusCode === 503)).toHaveLength(1); // the one that tripped it
+    expect(new Set(attempts.filter((a) => a.outcome === 'dropped').map((a) => a.eventId))).toEqual(new Set(first));
+
+    const requestsWhenPaused = broken.stats.requests;
+    await maker.commit(3);
+    const later = (await outboxEvents(org.orgId)).map((e) => e.eventId).filter((id) => !first.includes(id));
+    await until('the healthy subscription to get the later events', () => later.every((id) => healthy.received.has(id)), 10_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(broken.stats.requests).toBe(requestsWhenPaused);
+    expect(broken.received.size).toBe(0);
+    expect(broken.badSignatures).toEqual([]);
+    const records = await deliveryRecords(org.orgId, sub.id);
+    for (const id of later) expect(records.has(id)).toBe(false);
+    expect((await listAllAttempts(api, org.keys.read, sub.id)).length).toBe(attempts.length);
+  }, 45_000);
+});

@@ -1,0 +1,154 @@
+/**
+ * Webhook delivery end to end, the unhappy endpoint: a flaky receiver (seeded 30 % 503s and 10 % timeouts)
+ * still gets every event once after dedupe, with the failures, retries and next-retry times listed by
+ * `GET /webhooks/{id}/deliveries`; an endpoint that never recovers sees its deliveries marked `failed` and
+ * the messages end in the dead-letter queue after the last scheduled attempt.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { startLocalRuntime, type LocalRuntime } from '#lib/local/runtime';
+import { sqs } from '#ports/sqs';
+import { CIRCUIT_BREAKER_THRESHOLD } from '#db/webhooks';
+import type { DeliveryMessage } from '#db/webhook-deliveries';
+import {
+  apiClient,
+  deliveryRecords,
+  EventMaker,
+  listAllAttempts,
+  newDeal,
+  newOrg,
+  outboxEvents,
+  startWebhookReceiver,
+  subscribe,
+  until,
+  type Behaviour,
+} from '../support/webhook-receiver.ts';
+
+const SCHEDULE = '1,1,1,1,1,1';
+process.env.WEBHOOK_RETRY_SCHEDULE = SCHEDULE;
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!().catch((err) => console.error('cleanup failed', err));
+});
+
+async function setup(behaviour: Behaviour) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'whd-e2e-'));
+  const rt: LocalRuntime = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `whd-${randomUUID().slice(0, 8)}`, port: 0, dataDir });
+  cleanups.push(async () => {
+    await rt.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const receiver = await startWebhookReceiver({ behaviour });
+  cleanups.push(() => receiver.close());
+  const api = apiClient(rt.baseUrl);
+  const org = await newOrg();
+  const sub = await subscribe(api, org.keys.actions, `${receiver.url}/hook`);
+  receiver.setSecret(sub.secret);
+  const maker = new EventMaker(api, org.keys, await newDeal(org));
+  return { rt, api, receiver, org, sub, maker };
+}
+
+const isIso = (s: unknown) => typeof s === 'string' && new Date(s).toISOString() === s;
+
+describe('webhook delivery to an unreliable endpoint', () => {
+  it('a flaky receiver (30 % 503, 10 % timeouts, seeded) gets all 40 events once after dedupe; failures and retries are listed', async () => {
+    const h = await setup({ random: { failRate: 0.3, timeoutRate: 0.1, seed: 20_240_611 } });
+    await h.maker.commit(39); // + transaction.created = 40
+    const committed = await outboxEvents(h.org.orgId);
+    expect(committed).toHaveLength(40);
+    const wanted = committed.map((e) => e.eventId);
+
+    await until('all 40 events at the receiver', () => wanted.every((id) => h.receiver.received.has(id)), 40_000, { detail: () => ({ ...h.receiver.stats, received: h.receiver.received.size }) });
+    // Let in-flight redeliveries (of events answered by a timeout) finish, so the records are final.
+    await until('every delivery final', async () => {
+      const d = await deliveryRecords(h.org.orgId, h.sub.id);
+      return d.size === 40 && [...d.values()].every((r) => r.status !== 'pending');
+    }, 20_000);
+
+    const r = h.receiver;
+    expect(r.received.size).toBe(40);
+    expect([...r.received.keys()].sort()).toEqual([...wanted].sort());
+    expect(r.badSignatures).toEqual([]);
+    for (const e of committed) expect(r.received.get(e.eventId)!.body).toEqual(e);
+    expect(r.stats.failed).toBeGreaterThan(0);
+    expect(r.stats.timeouts).toBeGreaterThan(0);
+    // A timed-out request was processed by the receiver, so its retry is a duplicate the dedupe drops.
+    expect(r.stats.duplicates).toBeGreaterThan(0);
+    expect([...r.received.values()].some((e) => e.attempts > 1)).toBe(true);
+    expect([...(await deliveryRecords(h.org.orgId, h.sub.id)).values()].every((d) => d.status === 'succeeded')).toBe(true);
+    expect(CIRCUIT_BREAKER_THRESHOLD).toBe(20);
+
+    const attempts = await listAllAttempts(h.api, h.org.keys.read, h.sub.id);
+    // Every POST the receiver saw is listed, and nothing else.
+    expect(attempts).toHaveLength(r.stats.requests);
+    for (const id of wanted) expect(attempts.filter((a) => a.eventId === id)).toHaveLength(r.attemptsById.get(id)!);
+    const failed = attempts.filter((a) => !a.ok);
+    expect(failed.length).toBe(r.stats.failed + r.stats.timeouts);
+    for (const a of failed) {
+      expect(a.outcome).toBe('retrying');
+      expect(isIso(a.nextRetryAt)).toBe(true);
+      expect(Date.parse(a.nextRetryAt)).toBeGreaterThan(Date.parse(a.attemptedAt));
+      expect(Date.parse(a.nextRetryAt) - Date.parse(a.attemptedAt)).toBeLessThanOrEqual(2000);
+      if (a.error === 'timeout') {
+        expect(a.statusCode).toBeNull();
+        expect(a.latencyMs).toBeGreaterThanOrEqual(900);
+      } else expect(a).toMatchObject({ statusCode: 503, error: 'status 503' });
+    }
+    expect(failed.filter((a) => a.error === 'timeout')).toHaveLength(r.stats.timeouts);
+    const succeeded = attempts.filter((a) => a.ok);
+    expect(succeeded.length).toBe(r.stats.ok);
+    for (const a of succeeded) expect(a).toMatchObject({ statusCode: 200, error: null, nextRetryAt: null, outcome: 'succeeded' });
+    expect(Math.max(...attempts.map((a) => a.attempt))).toBeGreaterThan(1);
+    // Attempt numbers of one event run 1, 2, 3, ... in time order.
+    for (const id of wanted) {
+      const mine = attempts.filter((a) => a.eventId === id).sort((a, b) => a.attemptedAt.localeCompare(b.attemptedAt));
+      expect(mine.map((a) => a.attempt)).toEqual(mine.map((_, i) => i + 1));
+    }
+  }, 75_000);
+
+  it('an endpoint that never recovers: after the last attempt (schedule 1,1 → 3) the delivery is failed and the message is dead-lettered', async () => {
+    process.env.WEBHOOK_RETRY_SCHEDULE = '1,1'; // read by the local queue's redrive policy at start and by the worker per attempt
+    cleanups.push(async () => void (process.env.WEBHOOK_RETRY_SCHEDULE = SCHEDULE));
+    const h = await setup('fail');
+    expect(h.rt.sqs.maxReceiveCount).toBe(3);
+    await h.maker.commit(1);
+    const committed = await outboxEvents(h.org.orgId);
+    expect(committed).toHaveLength(2);
+    const wanted = new Set(committed.map((e) => e.eventId));
+
+    const dead: DeliveryMessage[] = [];
+    await until('both messages in the DLQ', async () => {
+      const out = await sqs().send(new ReceiveMessageCommand({ QueueUrl: h.rt.sqs.dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
+      dead.push(...(out.Messages ?? []).map((m) => JSON.parse(m.Body!) as DeliveryMessage));
+      return dead.length >= wanted.size;
+    }, 20_000, { intervalMs: 200 });
+    expect(new Set(dead.map((m) => m.eventId))).toEqual(wanted);
+    for (const m of dead) expect(m).toMatchObject({ orgId: h.org.orgId, subscriptionId: h.sub.id });
+
+    const records = await deliveryRecords(h.org.orgId, h.sub.id);
+    for (const id of wanted) expect(records.get(id)).toEqual({ status: 'failed', attemptCount: 3, nextRetryAt: null });
+    expect(h.receiver.received.size).toBe(0);
+    for (const id of wanted) expect(h.receiver.attemptsById.get(id)).toBe(3);
+    const attempts = await listAllAttempts(h.api, h.org.keys.read, h.sub.id);
+    for (const id of wanted) {
+      const mine = attempts.filter((a) => a.eventId === id).sort((a, b) => a.attempt - b.attempt);
+      expect(mine.map((a) => [a.attempt, a.statusCode, a.outcome])).toEqual([
+        [1, 503, 'retrying'],
+        [2, 503, 'retrying'],
+        [3, 503, 'failed'],
+      ]);
+      expect(mine[2].nextRetryAt).toBeNull();
+    }
+    // Not redelivered after dead-lettering.
+    const seen = h.receiver.stats.requests;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(h.receiver.stats.requests).toBe(seen);
+    // The subscription stays active: 6 failures are below the breaker's threshold (20).
+    expect((await h.api.ok('GET', `/api/v1/webhooks/${h.sub.id}`, { key: h.org.keys.read })).data).toMatchObject({ isActive: true, consecutiveFailures: 6 });
+  }, 45_000);
+});
