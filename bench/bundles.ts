@@ -4,6 +4,7 @@
  * ships (ESM, node22, minified, source map without sources, `mainFields` module-first, the `require` shim
  * banner, AWS SDK bundled).
  */
+import { LAMBDA_CREDENTIALS_SHIM } from '../lib/service-function.ts';
 import { execFile } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -41,6 +42,8 @@ const common = (outfile: string): BuildOptions => ({
   sourcesContent: false,
   mainFields: ['module', 'main'],
   banner: { js: REQUIRE_BANNER },
+  // As lib/service-function.ts ships them: the environment credential provider only.
+  alias: { '@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS_SHIM },
   outfile,
   metafile: true,
   logLevel: 'silent',

@@ -10,10 +10,14 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { fileURLToPath } from 'node:url';
 import type { TableAccess } from './table-access.ts';
 
 /** Lets an ESM bundle load CommonJS dependencies that call `require` (the AWS SDK's transitive deps do). */
 const REQUIRE_SHIM = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/** See lib/bundling/lambda-credentials.ts. */
+export const LAMBDA_CREDENTIALS_SHIM = fileURLToPath(new URL('./bundling/lambda-credentials.ts', import.meta.url));
 
 /** Inputs of `ServiceFunction`; everything but `entry` has an opinionated default. */
 export interface ServiceFunctionProps {
@@ -95,6 +99,8 @@ export class ServiceFunction extends Construct {
         // Bundle the AWS SDK v3 too: a pinned, tree-shaken client instead of the runtime's copy.
         externalModules: [],
         forceDockerBundling: false,
+        // Lambda's credentials arrive in environment variables: skip the SDK's ~100 KB default chain.
+        esbuildArgs: { [`--alias:@aws-sdk/credential-provider-node`]: LAMBDA_CREDENTIALS_SHIM },
       },
     });
 

@@ -95,3 +95,26 @@ export const WEBHOOK_FANOUT_TABLE_ACCESS: TableAccess = ['dynamodb:Query', 'dyna
  * No `Query` (it never lists), no `DeleteItem` (it never removes data), no transactions.
  */
 export const WEBHOOK_DELIVERY_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+
+/**
+ * Extraction state machine steps (functions/extraction-steps/), base table only (no GSI access). Only the three
+ * steps that touch a job get any; the OCR steps (`startOcr`, `getOcrStatus`, `collectBlocks`) get none.
+ * shared/db/extraction-jobs.ts reads the job and its document with `GetItem` (consistent), then commits the
+ * transition in one `TransactWriteItems` whose items are `Update`s of the job and the document (IAM checks each
+ * item's own action: `UpdateItem`) and, when the job finishes, a conditional `Put` of the `extraction.completed`
+ * outbox event (`PutItem`). No `Query`, no `DeleteItem`.
+ * - `markRunning` (`markJobRunning`): no event, so no `PutItem`.
+ * - `extractFields` (`completeJob`), `markFailed` (`failJob`): the event too.
+ */
+export const EXTRACTION_STEP_TABLE_ACCESS = {
+  markRunning: ['dynamodb:GetItem', 'dynamodb:TransactWriteItems', 'dynamodb:UpdateItem'],
+  extractFields: ['dynamodb:GetItem', 'dynamodb:TransactWriteItems', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
+  markFailed: ['dynamodb:GetItem', 'dynamodb:TransactWriteItems', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
+} as const satisfies Record<string, TableAccess>;
+
+/**
+ * `document-uploaded` (S3 ObjectCreated → job → state machine), base table only: `createJob` reads the document
+ * (`GetItem`) and commits the job (`Put`, conditional) with the document's `latestJobId` (`Update`) in one
+ * `TransactWriteItems`.
+ */
+export const DOCUMENT_UPLOADED_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', 'dynamodb:TransactWriteItems', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];

@@ -1,8 +1,9 @@
 /**
  * The local runtime, composable: DynamoDB Local (persistent under `dataDir`, or an existing endpoint), the
  * table from the CDK definition, local-aws-sqs with the webhook queue and its DLQ, the stream poller
- * (outbox → fan-out handler, checkpointed under `dataDir`), the SQS poller (→ delivery handler), and the
- * HTTP server (→ API handlers). On start it re-enqueues deliveries still pending in the table, because the
+ * (outbox → fan-out handler, checkpointed under `dataDir`), the SQS poller (→ delivery handler), s3rver for
+ * documents (ObjectCreated under `org/` → the upload handler), the extraction state machine's own definition
+ * run by aws-local-stepfunctions (OCR by pdf.js/tesseract.js), and the HTTP server (→ API handlers). On start it re-enqueues deliveries still pending in the table, because the
  * local queue lives in memory. `npm start` and the end-to-end tests both use it.
  */
 import path from 'node:path';
@@ -15,8 +16,11 @@ import { startLocalSqs, type LocalSqs } from '#lib/local/sqs-local';
 import { invokeWebhookFanout, startStreamPoller, type StreamPoller } from '#lib/local/stream-poller';
 import { invokeWebhookDelivery, startSqsPoller, type SqsPoller } from '#lib/local/sqs-poller';
 import { requeuePendingDeliveries } from '#lib/local/pending-deliveries';
+import { invokeDocumentUploaded, startLocalS3, type LocalS3 } from '#lib/local/s3-local';
+import { documentUploadRecords, startLocalExtractionRunner } from '#lib/local/step-functions';
 import { resetDbClient } from '#db/client';
 import { resetSqsClient } from '#ports/sqs';
+import { resetBlobStore } from '#ports/blob-store';
 
 export interface LocalRuntimeOptions {
   /** Where DynamoDB data (unless `dynamoEndpoint`) and the stream checkpoint live; a temp dir when omitted. */
@@ -34,6 +38,7 @@ export interface LocalRuntime {
   baseUrl: string;
   dynamoEndpoint: string;
   sqs: LocalSqs;
+  s3: LocalS3;
   api: LocalApi;
   /** Deliveries re-enqueued at start. */
   requeued: number;
@@ -48,7 +53,17 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
   const dynamoEndpoint = opts.dynamoEndpoint ?? (ddb = await startDynamoDbLocal({ dataDir: path.join(dataDir, 'dynamodb') })).endpoint;
   await ensureTable(dynamoEndpoint, opts.tableName);
   const sqs = await startLocalSqs();
+  const s3 = await startLocalS3({
+    directory: path.join(dataDir, 's3'),
+    // Only `org/` keys, like the deployed notification's prefix filter: the pipeline's `ocr/` writes stay out.
+    onObjectCreated: (event) => {
+      const uploads = documentUploadRecords(event);
+      return uploads ? invokeDocumentUploaded(uploads) : undefined;
+    },
+  });
   Object.assign(process.env, {
+    S3_ENDPOINT: s3.endpoint,
+    DOCUMENTS_BUCKET: s3.bucket,
     TABLE_NAME: opts.tableName,
     DYNAMODB_ENDPOINT: dynamoEndpoint,
     SQS_ENDPOINT: sqs.endpoint,
@@ -57,6 +72,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
   });
   resetDbClient();
   resetSqsClient();
+  resetBlobStore();
+  const extraction = startLocalExtractionRunner();
   const requeued = await requeuePendingDeliveries();
   const streams: StreamPoller = startStreamPoller({
     endpoint: dynamoEndpoint,
@@ -71,10 +88,14 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
     baseUrl: api.baseUrl,
     dynamoEndpoint,
     sqs,
+    s3,
     api,
     requeued,
     async stop() {
       await api.close();
+      await s3.idle();
+      await extraction.stop();
+      await s3.stop();
       await streams.stop();
       await deliveries.stop();
       await sqs.stop();

@@ -13,6 +13,7 @@ import { outboxPut, type Actor } from '#events/outbox';
 import { toKeyDate, type KeyDate } from '#db/key-date-items';
 import { toTask, type Task } from '#db/task-items';
 import { activityPut, toActivity, type Activity } from '#db/activity';
+import { compareTransactionContacts, toTransactionContact, type TransactionContact } from '#db/contacts';
 import { NotFoundError } from '#http/errors';
 
 export interface PropertyAddress {
@@ -40,6 +41,8 @@ export interface Deal extends Transaction {
   keyDates: KeyDate[];
   tasks: Task[];
   recentActivity: Activity[];
+  /** Contacts linked with a role (`SK = CONTACT#<contactId>`), by role (Buyer, Seller, agents, escrow), primary first. */
+  contacts: TransactionContact[];
 }
 
 /** One-line address, e.g. `1207 Live Oak Ln, Austin, TX 78704`. */
@@ -156,6 +159,7 @@ export async function getDeal(orgId: string, transactionId: string): Promise<Dea
     keyDates: of('KD#').map(toKeyDate).sort((a, b) => a.dateValue.localeCompare(b.dateValue)),
     tasks: of('TASK#').map(toTask).sort(byDue),
     recentActivity: of('ACT#').map(toActivity).reverse().slice(0, RECENT_ACTIVITY),
+    contacts: of('CONTACT#').map(toTransactionContact).sort(compareTransactionContacts),
   };
 }
 

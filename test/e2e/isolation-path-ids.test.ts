@@ -9,11 +9,14 @@ import { randomUUID } from 'node:crypto';
 import { operations } from '#api/operations';
 import { startTestApi, type TestApi, type TestOrg } from '../support/http-client.ts';
 import { createDeal, outboxEvents, postTask, putKeyDates } from './deal-fixtures.ts';
+import { pdfBytes, startTestS3, waitFor, type TestS3 } from './documents-fixtures.ts';
 
 interface Ids {
   transactionId: string;
   taskId: string;
   commentId: string;
+  documentId: string;
+  jobId: string;
 }
 interface Case {
   /** operationId in the manifest. */
@@ -25,6 +28,8 @@ interface Case {
 
 const txn = (ids: Ids) => `/api/v1/transactions/${ids.transactionId}`;
 const task = (ids: Ids) => `/api/v1/tasks/${ids.taskId}`;
+const doc = (ids: Ids) => `/api/v1/documents/${ids.documentId}`;
+const job = (ids: Ids) => `/api/v1/extractions/${ids.jobId}`;
 
 const CASES: Case[] = [
   { op: 'getTransaction', method: 'GET', path: txn },
@@ -42,17 +47,29 @@ const CASES: Case[] = [
   { op: 'deleteTaskComment', method: 'DELETE', path: (i) => `${task(i)}/comments/${i.commentId}` },
   { op: 'listNextActions', method: 'GET', path: (i) => `/api/v1/next-actions?transactionId=${i.transactionId}` },
   { op: 'listTasks', method: 'GET', path: (i) => `/api/v1/tasks?transactionId=${i.transactionId}` },
+  { op: 'listTransactionDocuments', method: 'GET', path: (i) => `${txn(i)}/documents` },
+  { op: 'reorderTransactionDocuments', method: 'POST', path: (i) => `${txn(i)}/documents/reorder`, body: (i) => ({ orderedDocumentIds: [i.documentId] }) },
+  { op: 'listMissingDocuments', method: 'GET', path: (i) => `${txn(i)}/missing-documents` },
+  { op: 'getDocument', method: 'GET', path: doc },
+  { op: 'getDocumentDownloadUrl', method: 'GET', path: (i) => `${doc(i)}/download-url` },
+  { op: 'updateDocument', method: 'PATCH', path: doc, body: () => ({ name: 'renamed by org B.pdf', documentType: 'other' }) },
+  { op: 'deleteDocument', method: 'DELETE', path: doc },
+  { op: 'extractDocument', method: 'POST', path: (i) => `${doc(i)}/extract` },
+  { op: 'getExtraction', method: 'GET', path: job },
+  { op: 'getExtractionSourceUrl', method: 'GET', path: (i) => `${job(i)}/source-url` },
 ];
 
 let t: TestApi;
+let s3: TestS3;
 let a: TestOrg;
 let b: TestOrg;
 let ids: Ids;
 
 /** Everything org A can see of its resources, read with org A's key. */
 async function snapshotA() {
-  const get = async (path: string) => {
-    const r = await t.call('GET', path, { key: a.keys.read });
+  // The document reads use A's actions key: each key has its own read budget (300 per minute).
+  const get = async (path: string, key = a.keys.read) => {
+    const r = await t.call('GET', path, { key });
     expect(r.status).toBe(200);
     return r.body;
   };
@@ -60,12 +77,16 @@ async function snapshotA() {
     deal: await get(`/api/v1/transactions/${ids.transactionId}`),
     comments: await get(`/api/v1/tasks/${ids.taskId}/comments`),
     tasks: await get('/api/v1/tasks'),
+    documents: await get(`/api/v1/transactions/${ids.transactionId}/documents`, a.keys.actions),
+    document: await get(`/api/v1/documents/${ids.documentId}`, a.keys.actions),
+    job: await get(`/api/v1/extractions/${ids.jobId}`, a.keys.actions),
     events: (await outboxEvents(a.orgId)).map((e) => e.eventId).sort(),
   };
 }
 
 beforeAll(async () => {
   t = await startTestApi();
+  s3 = await startTestS3();
   a = await t.newOrg('Org A Realty');
   b = await t.newOrg('Org B Realty');
   const deal = await createDeal(a, '100 Private Ln', { status: 'Under Contract' });
@@ -73,12 +94,18 @@ beforeAll(async () => {
   const tk = await postTask(t, a.keys.draft, deal.id, { title: 'A task', linkedMilestoneName: 'ClosingDate', dueDate: '2026-12-28' });
   const c = await t.call('POST', `/api/v1/tasks/${tk.id}/comments`, { key: a.keys.draft, body: { content: 'A comment' } });
   expect(c.status).toBe(200);
-  ids = { transactionId: deal.id, taskId: tk.id, commentId: c.body.data.id };
+  const up = await t.call('POST', '/api/v1/documents', { key: a.keys.draft, body: { fileName: 'A contract.pdf', contentBase64: pdfBytes().toString('base64'), transactionId: deal.id } });
+  expect(up.status).toBe(200);
+  await waitFor(async () => ((await t.call('GET', `/api/v1/documents/${up.body.data.documentId}`, { key: a.keys.read })).body.data.uploadState === 'uploaded' ? true : undefined));
+  ids = { transactionId: deal.id, taskId: tk.id, commentId: c.body.data.id, documentId: up.body.data.documentId, jobId: up.body.data.jobId };
   // Org B has data of its own, so a leak could not hide behind an empty org.
   const own = await createDeal(b, '200 Public Ave');
   await postTask(t, b.keys.draft, own.id, { title: 'B task' });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await s3.close();
+});
 
 describe('tenant isolation of operations with a resource id', () => {
   it('the case table covers every implemented operation with a {...Id} path parameter', () => {
@@ -101,7 +128,7 @@ describe('tenant isolation of operations with a resource id', () => {
 
   it.each(CASES.map((c) => [c.op, c] as const))("%s: org B gets the random-id 404 on org A's resource, and A is unchanged", async (_name, c) => {
     const before = await snapshotA();
-    const random: Ids = { transactionId: randomUUID(), taskId: randomUUID(), commentId: randomUUID() };
+    const random: Ids = { transactionId: randomUUID(), taskId: randomUUID(), commentId: randomUUID(), documentId: randomUUID(), jobId: randomUUID() };
 
     const foreign = await t.call(c.method, c.path(ids), { key: b.keys.actions, body: c.body?.(ids, b) });
     const unknown = await t.call(c.method, c.path(random), { key: b.keys.actions, body: c.body?.(random, b) });
@@ -121,7 +148,7 @@ describe('tenant isolation of operations with a resource id', () => {
 
   it('org B wrote no events and no data about org A', async () => {
     const bEvents = await outboxEvents(b.orgId);
-    expect(bEvents.filter((e) => JSON.stringify(e.data).includes(ids.transactionId) || JSON.stringify(e.data).includes(ids.taskId))).toEqual([]);
+    expect(bEvents.filter((e) => [ids.transactionId, ids.taskId, ids.documentId, ids.jobId].some((id) => JSON.stringify(e.data).includes(id)))).toEqual([]);
     const deal = (await t.call('GET', `/api/v1/transactions/${ids.transactionId}`, { key: a.keys.read })).body.data;
     expect(deal).toMatchObject({ status: 'Under Contract', notes: null, closedAt: null, recentActivity: [] });
     expect(deal.keyDates.map((k: any) => k.dateValue)).toEqual(['2026-12-30']);

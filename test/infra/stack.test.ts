@@ -16,6 +16,7 @@ import type { LambdaGroup } from '#api/types';
 import { createTableInput, TABLE_KEYS } from '#db/table-definition';
 import type { TransactionCoordinationStack } from '#lib/stack';
 import { WEBHOOK_WORKERS } from '#lib/table-access';
+import { EXTRACTION_STEPS } from '#lib/extraction-definition';
 import { synthesize, type Resource, type Synthesized } from './synth.ts';
 
 const BASE_ACTIONS = [
@@ -30,6 +31,12 @@ const BASE_ACTIONS = [
 const DELETE_GROUPS = new Set(['tasks', 'messaging', 'disclosures', 'webhooks', 'documents', 'partner']);
 /** Alarms the webhook pipeline adds: both DLQs' depth and the fan-out iterator age. */
 const WEBHOOK_ALARMS = 3;
+/** Alarms the extraction pipeline adds: executions failed, executions timed out, upload handler errors. */
+const EXTRACTION_ALARMS = 3;
+/** Functions the extraction pipeline adds (asserted in extraction-pipeline.test.ts): six steps + the upload trigger. */
+const EXTRACTION_FUNCTIONS = EXTRACTION_STEPS.length + 1;
+/** CDK's BucketNotificationsHandler (installs the S3 → Lambda notification): a function without a log group. */
+const CDK_HELPER_FUNCTIONS = 1;
 
 let synth: Synthesized;
 let outdir: string;
@@ -76,6 +83,9 @@ describe('cdk-nag (AwsSolutions)', () => {
       /AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AWSLambdaBasicExecutionRole\]$/,
       /AwsSolutions-IAM5\[Resource::\*\]$/,
       /AwsSolutions-IAM5\[Resource::<DataTable[0-9A-F]{8}\.Arn>\/index\/\*\]$/,
+      /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/org\/\*\]$/,
+      /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/ocr\/\*\]$/,
+      /AwsSolutions-S1$/,
       /AwsSolutions-SQS3$/,
     ];
     expect(acks.size).toBe(allowed.length);
@@ -134,7 +144,7 @@ describe('HTTP API', () => {
 
 describe('functions', () => {
   it('has one Node.js 22 arm64 function per Lambda group, bound to the table', () => {
-    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WEBHOOK_WORKERS.length);
+    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + CDK_HELPER_FUNCTIONS);
     for (const group of lambdaGroups) {
       const fn = resources[fnLogicalId(group)];
       expect(fn.Type).toBe('AWS::Lambda::Function');
@@ -171,7 +181,8 @@ describe('functions', () => {
 
   it('gives every function a log group with retention', () => {
     const logGroups = new Map(ofType('AWS::Logs::LogGroup'));
-    expect(logGroups.size).toBe(lambdaGroups.length + WEBHOOK_WORKERS.length + 1); // + API access logs
+    // + API access logs + the extraction state machine's execution logs
+    expect(logGroups.size).toBe(lambdaGroups.length + WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + 2);
     for (const [, lg] of logGroups) expect(lg.Properties.RetentionInDays).toBe(30);
     for (const group of lambdaGroups) {
       const ref = resources[fnLogicalId(group)].Properties.LoggingConfig.LogGroup.Ref;
@@ -215,7 +226,7 @@ describe('table', () => {
 describe('operations', () => {
   it('alarms on API 5xx and on each function’s errors, and has one dashboard', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
-    expect(alarms).toHaveLength(lambdaGroups.length + 1 + WEBHOOK_ALARMS);
+    expect(alarms).toHaveLength(lambdaGroups.length + 1 + WEBHOOK_ALARMS + EXTRACTION_ALARMS);
     const api5xx = alarms.filter((a) => a.Metrics?.some((m: { MetricStat?: { Metric: { MetricName: string } } }) => m.MetricStat?.Metric.MetricName === '5xx'));
     expect(api5xx).toHaveLength(1);
     for (const group of lambdaGroups) {

@@ -8,8 +8,10 @@
 import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { int32, uuid } from '#api/params';
+import { classifyText, DOCUMENT_TYPES, MAX_DOCUMENT_BYTES, MAX_INLINE_BASE64_CHARS, PDF_CONTENT_TYPE } from '#domain/documents';
 
 const planned = { status: 'planned', issue: '#3 extraction pipeline' } as const;
+const implemented = { status: 'implemented' } as const;
 const txnPath = z.object({ transactionId: uuid() });
 const docPath = z.object({ documentId: uuid() });
 
@@ -18,13 +20,23 @@ const fileName = () =>
   z
     .string()
     .check(z.trim(), z.minLength(1), z.maxLength(255), z.regex(/^[^/\\]+$/, 'must not contain path separators'));
-/** MIME type, e.g. `application/pdf`. */
-const contentType = () => z.string().check(z.maxLength(100), z.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type'));
-/** A classified document type (vocabulary not shown in the spec). */
-const documentType = () => z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
-
-/** Largest base64 payload accepted inline (~3.75 MB decoded), below the Lambda payload limit. */
-const MAX_INLINE_BASE64 = 5_000_000;
+/** MIME type: only `application/pdf` is accepted (extraction reads PDFs); defaults to it. */
+const contentType = () =>
+  z._default(
+    z.string().check(z.refine((v: string) => v.trim().toLowerCase() === PDF_CONTENT_TYPE, `must be ${PDF_CONTENT_TYPE}: only PDF documents are accepted`)),
+    PDF_CONTENT_TYPE,
+  );
+/**
+ * A document type (vocabulary designed here, see shared/domain/documents.ts): a vocabulary value, or a phrase
+ * naming one (e.g. "Earnest Money Receipt").
+ */
+const documentType = () =>
+  z.string().check(
+    z.trim(),
+    z.minLength(1),
+    z.maxLength(100),
+    z.refine((v: string) => classifyText(v) !== undefined, `must name a document type: ${DOCUMENT_TYPES.join(', ')}`),
+  );
 
 export const documentsOperations: OperationSpec[] = [
   {
@@ -38,13 +50,16 @@ export const documentsOperations: OperationSpec[] = [
     schemas: () => ({
       body: z.object({
         fileName: fileName(),
-        contentType: z._default(contentType(), 'application/pdf'),
-        sizeBytes: z.optional(int32({ min: 1 })),
+        contentType: contentType(),
+        /** Exact size of the file to upload, bytes (1 to 25 MB); the URL's signature covers it. */
+        sizeBytes: int32({ min: 1, max: MAX_DOCUMENT_BYTES }),
         transactionId: z.nullish(uuid()),
         documentType: z.nullish(documentType()),
+        /** Start an extraction when the upload arrives (default true). */
+        extract: z._default(z.boolean(), true),
       }),
     }),
-    availability: planned,
+    availability: implemented,
     designedHere: true,
   },
   {
@@ -58,13 +73,20 @@ export const documentsOperations: OperationSpec[] = [
     schemas: () => ({
       body: z.object({
         fileName: fileName(),
-        contentType: z._default(contentType(), 'application/pdf'),
-        contentBase64: z.base64('must be base64').check(z.minLength(1), z.maxLength(MAX_INLINE_BASE64)),
+        contentType: contentType(),
+        contentBase64: z
+          .base64('must be base64 (RFC 4648, no line breaks)')
+          .check(
+            z.minLength(1, 'is empty: a document has at least one byte'),
+            z.maxLength(MAX_INLINE_BASE64_CHARS, `must be at most ${MAX_INLINE_BASE64_CHARS} characters (about 3.75 MB); upload larger files with POST /api/v1/documents/upload-url`),
+          ),
         transactionId: z.nullish(uuid()),
         documentType: z.nullish(documentType()),
+        /** Start the extraction (default true). */
+        extract: z._default(z.boolean(), true),
       }),
     }),
-    availability: planned,
+    availability: implemented,
     designedHere: true,
   },
   {
@@ -76,7 +98,7 @@ export const documentsOperations: OperationSpec[] = [
     group: 'documents',
     summary: 'Starts an extraction job for a document already stored.',
     schemas: () => ({ path: docPath }),
-    availability: planned,
+    availability: implemented,
     designedHere: true,
   },
   {
@@ -88,7 +110,7 @@ export const documentsOperations: OperationSpec[] = [
     group: 'documents',
     summary: "The deal's documents in their display order.",
     schemas: () => ({ path: txnPath }),
-    availability: planned,
+    availability: implemented,
     designedHere: true,
   },
   {
@@ -100,7 +122,7 @@ export const documentsOperations: OperationSpec[] = [
     group: 'documents',
     summary: 'One document with its document type and extraction state.',
     schemas: () => ({ path: docPath }),
-    availability: planned,
+    availability: implemented,
     designedHere: true,
   },
   {
@@ -112,7 +134,7 @@ export const documentsOperations: OperationSpec[] = [
     group: 'documents',
     summary: 'Returns a short-lived download URL of the stored file.',
     schemas: () => ({ path: docPath }),
-    availability: planned,
+    availability: implemented,
     designedHere: true,
   },
   {
@@ -138,7 +160,7 @@ export const documentsOperations: OperationSpec[] = [
           ),
         ),
     }),
-    availability: planned,
+    availability: implemented,
     designedHere: true,
   },
   {
@@ -150,7 +172,7 @@ export const documentsOperations: OperationSpec[] = [
     group: 'documents',
     summary: 'Deletes a document and its stored file.',
     schemas: () => ({ path: docPath }),
-    availability: planned,
+    availability: implemented,
     designedHere: true,
   },
   {
@@ -165,7 +187,7 @@ export const documentsOperations: OperationSpec[] = [
       path: txnPath,
       body: z.object({ orderedDocumentIds: z.nullable(z.array(uuid()).check(z.maxLength(1000))) }),
     }),
-    availability: planned,
+    availability: implemented,
   },
   {
     operationId: 'shareTransactionDocument',
@@ -195,6 +217,6 @@ export const documentsOperations: OperationSpec[] = [
     group: 'documents',
     summary: 'Documents missing against the purchase baseline.',
     schemas: () => ({ path: txnPath }),
-    availability: planned,
+    availability: implemented,
   },
 ];

@@ -7,7 +7,7 @@ import * as z from '#api/zod';
 import type { OperationSpec } from '#api/types';
 import { uuid } from '#api/params';
 
-const planned = { status: 'planned', issue: '#3 extraction pipeline' } as const;
+const implemented = { status: 'implemented' } as const;
 const jobPath = z.object({ jobId: uuid() });
 
 export const extractionsOperations: OperationSpec[] = [
@@ -20,7 +20,7 @@ export const extractionsOperations: OperationSpec[] = [
     group: 'extractions',
     summary: 'Starts an extraction job from a completed upload (its documentId).',
     schemas: () => ({ body: z.object({ documentId: uuid() }) }),
-    availability: planned,
+    availability: implemented,
     designedHere: true,
   },
   {
@@ -32,7 +32,7 @@ export const extractionsOperations: OperationSpec[] = [
     group: 'extractions',
     summary: 'Job state and, once completed, results with confidence, citations and warnings.',
     schemas: () => ({ path: jobPath }),
-    availability: planned,
+    availability: implemented,
     designedHere: true,
   },
   {
@@ -44,7 +44,7 @@ export const extractionsOperations: OperationSpec[] = [
     group: 'extractions',
     summary: 'Returns a short-lived URL of the source PDF.',
     schemas: () => ({ path: jobPath }),
-    availability: planned,
+    availability: implemented,
     designedHere: true,
   },
 ];

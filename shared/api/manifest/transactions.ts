@@ -39,10 +39,11 @@ export const transactionsOperations: OperationSpec[] = [
         transactionId: z.nullish(z.string()),
         transactionType: z.nullish(z.enum(['Sale', 'Purchase', 'Listing'])),
         side: z.nullish(z.enum(['Buyer', 'Seller'])),
+        /** Contract field name → value (null clears); validated per field in shared/domain/apply-extraction.ts. */
         overrides: z.nullish(z.record(z.string(), z.unknown())),
       }),
     }),
-    availability: { status: 'planned', issue: '#3 extraction pipeline' },
+    availability: implemented,
   },
   {
     operationId: 'resolveTransactions',

@@ -1,0 +1,30 @@
+/**
+ * `ExtractFields` task: reads the job's blocks file, runs the extractor (shared/domain/extraction/extract.ts
+ * `extractContract`, the same one for Textract and local OCR), then `completeJob`, which stores the result and
+ * emits `extraction.completed` in one transaction. OCR warnings (Textract `PARTIAL_SUCCESS`) are added to the
+ * result's warnings and make it require review. The same handler runs in AWS and in the local runner.
+ */
+import { completeJob } from '#db/extraction-jobs';
+import { extractContract } from '#domain/extraction/extract';
+import { clockNow } from '#ports/clock';
+import { readOcrResult } from './blocks.ts';
+import { stepHandler, type ExtractFieldsInput, type ExtractFieldsOutput } from './step.ts';
+
+/**
+ * Extracts the contract's fields from the job's blocks file and completes the job with them.
+ * @returns a summary of the stored result (form type, pages, confidence 0–1, review flag)
+ * @throws ExtractionError from the extractor (e.g. `no_text`)
+ */
+export async function extractFields(input: ExtractFieldsInput, now: Date = clockNow()): Promise<ExtractFieldsOutput> {
+  const ocr = await readOcrResult(input.blocksKey);
+  const result = extractContract(ocr);
+  if (ocr.warnings?.length) {
+    result.warnings.push(...ocr.warnings.map((w) => `OCR: ${w}`));
+    result.requiresReview = true;
+  }
+  await completeJob(input.orgId, input.jobId, result, now);
+  return { formType: result.formType, pageCount: result.pageCount, confidence: result.confidence, requiresReview: result.requiresReview };
+}
+
+/** Lambda handler (Step Functions task input `{orgId, jobId, documentId, blocksKey}`). */
+export const handler = stepHandler('extractFields', (input: ExtractFieldsInput) => extractFields(input));

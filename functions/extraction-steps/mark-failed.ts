@@ -1,0 +1,25 @@
+/**
+ * `MarkFailed` task: ends the job `failed` (shared/db/extraction-jobs.ts `failJob`, which also emits
+ * `extraction.completed`) with the code the state error carries: a job error code passes through, anything else
+ * (Lambda/States errors, unexpected exceptions) becomes `internal_error` with a generic message, the details
+ * going to the log. The same handler runs in AWS and in the local runner.
+ */
+import { failJob } from '#db/extraction-jobs';
+import { clockNow } from '#ports/clock';
+import { jobErrorOf, stepHandler, type MarkFailedInput, type MarkFailedOutput } from './step.ts';
+
+/**
+ * Fails the job with the state error's code.
+ * @returns the code and message recorded (the `Failed` state reports them as the execution's error and cause)
+ */
+export async function markFailed(input: MarkFailedInput, now: Date = clockNow()): Promise<MarkFailedOutput> {
+  const failure = jobErrorOf(input.error);
+  if (failure.code === 'internal_error') {
+    console.error(JSON.stringify({ level: 'error', msg: 'extraction failed', orgId: input.orgId, jobId: input.jobId, error: input.error?.Error, cause: input.error?.Cause }));
+  }
+  await failJob(input.orgId, input.jobId, failure, now);
+  return failure;
+}
+
+/** Lambda handler (Step Functions task input `{orgId, jobId, error: {Error, Cause}}`). */
+export const handler = stepHandler('markFailed', (input: MarkFailedInput) => markFailed(input));

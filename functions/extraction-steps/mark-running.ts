@@ -1,0 +1,16 @@
+/**
+ * `MarkRunning` task: the extraction job goes `running` (shared/db/extraction-jobs.ts `markJobRunning`). The same
+ * handler runs in AWS and in the local runner.
+ */
+import { markJobRunning } from '#db/extraction-jobs';
+import { clockNow } from '#ports/clock';
+import { stepHandler, type JobRef } from './step.ts';
+
+/** Marks the job running. @returns `{}` (the state discards it: `ResultPath: null`) */
+export async function markRunning(input: JobRef, now: Date = clockNow()): Promise<Record<string, never>> {
+  await markJobRunning(input.orgId, input.jobId, now);
+  return {};
+}
+
+/** Lambda handler (Step Functions task input `{orgId, jobId}`). */
+export const handler = stepHandler('markRunning', (input: JobRef) => markRunning(input));

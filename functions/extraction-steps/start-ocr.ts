@@ -1,0 +1,29 @@
+/**
+ * `StartOcr` task (AWS): starts Textract asynchronous text detection on the uploaded object
+ * (shared/ports/ocr-textract.ts `startAnalysis`), idempotent per job through `ClientRequestToken = jobId`, so a
+ * retried start returns the same Textract job instead of paying for another. Textract reads the object with this
+ * function's credentials, hence its `s3:GetObject` grant on uploaded documents. The file was already checked at
+ * upload (size, `%PDF-`; functions/document-uploaded/handler.ts); what Textract rejects maps to `not_pdf`,
+ * `corrupt_pdf` or `file_too_large` in the adapter. The local runner overrides this task
+ * (lib/local/step-functions.ts), so this module never imports the local OCR adapter.
+ */
+import { startAnalysis } from '#ports/ocr-textract';
+import { stepHandler, type StartOcrInput, type StartOcrOutput } from './step.ts';
+
+/** Textract's `ClientRequestToken` and `JobTag`: 1–64 characters `[A-Za-z0-9_-]` (job ids are UUIDs). */
+const TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Starts OCR of `s3://bucket/key`.
+ * @returns `{ ocrJobId }` (Textract's JobId)
+ * @throws ExtractionError `not_pdf` | `corrupt_pdf` | `file_too_large` when Textract rejects the document; other
+ *   SDK errors (throttling, access, a missing object) unchanged, ending the job `internal_error`
+ */
+export async function startOcr(input: StartOcrInput): Promise<StartOcrOutput> {
+  const token = TOKEN.test(input.jobId) ? input.jobId : undefined;
+  const ocrJobId = await startAnalysis(input.bucket, input.key, { clientRequestToken: token, jobTag: token });
+  return { ocrJobId };
+}
+
+/** Lambda handler (Step Functions task input `{orgId, jobId, documentId, bucket, key}`). */
+export const handler = stepHandler('startOcr', startOcr);

@@ -1,0 +1,747 @@
+/**
+ * Field rules for the Texas Real Estate Commission's One to Four Family Residential Contract (Resale),
+ * TREC No. 20-18 (11-04-2024). Each rule reads one blank of the printed form by its surrounding printed
+ * words (the labels before and after the blank, located with OCR-tolerant matching in geometric reading
+ * order, see lines.ts) and cites the paragraph it reads.
+ *
+ * Filled values in a flattened form are separate text items drawn into the blanks; reading between the
+ * printed words on either side of a blank (in row order built from the boxes) picks them up wherever the
+ * PDF's content stream put them. Checkboxes are read from the glyph drawn over the printed box (see
+ * `checkboxLeftOf`).
+ */
+import type { Block, ContractFields, ExtractedField, FinancingType } from '#domain/extraction/types';
+import {
+  buildDocText,
+  checkboxLeftOf,
+  citationOf,
+  findAllPhrases,
+  findPhrase,
+  matchAt,
+  matchBox,
+  pageString,
+  selectionElements,
+  spanOf,
+  textBetween,
+  valueAbove,
+  valueAfter,
+  type DocText,
+  type Match,
+  type Region,
+  type Span,
+  type Token,
+} from '#domain/extraction/lines';
+import { emptyFields, found, missing } from '#domain/extraction/fields';
+import { nameKey, parseAddress, parseDate, parseDays, parseMoney, splitNames } from '#domain/extraction/normalize';
+import { TREC_20_18_TERMS, type FormTerms } from '#domain/extraction/key-dates';
+
+/** The form type label of this module. */
+export const TREC_20_18 = 'TREC 20-18' as const;
+
+/**
+ * True when the document identifies itself as TREC 20-18: the form number "TREC NO. 20-18" (printed in every
+ * page footer) and the title "ONE TO FOUR FAMILY RESIDENTIAL CONTRACT (RESALE)" both appear. "This form
+ * replaces TREC NO. 20-17" also contains "20-1…", so the number is matched exactly, not approximately.
+ */
+export function isTrec2018(doc: DocText): boolean {
+  const number = findPhrase(doc, 'TREC NO. 20-18', { errorRate: 0.1 });
+  const title = findPhrase(doc, 'ONE TO FOUR FAMILY RESIDENTIAL CONTRACT (RESALE)');
+  if (!number || !title) return false;
+  // The digits must be right: "20-17" or "20-16" (older editions) are other forms.
+  const raw = doc.pages.get(number.page)!.raw.slice(number.rawStart, number.rawEnd);
+  return /20\s*-?\s*18/.test(raw.replace(/[Oo]/g, '0').replace(/[lI|]/g, '1'));
+}
+
+/** Everything the TREC rules read: the fields and the form's own printed terms for key-date math. */
+export interface TrecExtraction {
+  fields: ContractFields;
+  terms: FormTerms;
+  /** Document-level warnings (e.g. a conflict between two places). */
+  warnings: string[];
+}
+
+/** Context shared by the rules of one document (see {@link trecContext}). */
+export interface TrecContext {
+  doc: DocText;
+  selections: ReturnType<typeof selectionElements>;
+  /** Page of each paragraph group in this document (found from its heading; defaults to the form's page). */
+  pages: Record<'p1' | 'p2' | 'p3' | 'p5' | 'p8' | 'p9' | 'p10' | 'p11', number>;
+}
+
+/** Finds a label on the expected page, else on any page (a scan may shift pages). */
+function label(ctx: TrecContext, phrase: string, page: number, opts: { after?: Match; region?: Region } = {}): Match | null {
+  return (
+    findPhrase(ctx.doc, phrase, { page, after: opts.after, region: opts.region }) ??
+    (opts.after ? null : findPhrase(ctx.doc, phrase, { region: opts.region }))
+  );
+}
+
+/** Rule certainty from the labels' edit distances: 1 for exact labels, −0.03 per edit, floor 0.7. */
+const certaintyOf = (...ms: (Match | null | undefined)[]): number =>
+  Math.max(0.7, 1 - 0.03 * ms.reduce((n, m) => n + (m?.distance ?? 0), 0));
+
+/** The text between two labels (the second searched after the first), or null when a label is missing. */
+function between(ctx: TrecContext, before: string, after: string, page: number, region?: Region): { span: Span; certainty: number } | null {
+  const a = label(ctx, before, page);
+  if (!a) return null;
+  const b = findPhrase(ctx.doc, after, { page: a.page, after: a });
+  if (!b) return null;
+  return { span: textBetween(ctx.doc, a, b, region), certainty: certaintyOf(a, b) };
+}
+
+const textField = (r: { span: Span; certainty: number } | null): ExtractedField<string> =>
+  r && r.span.text ? found(r.span.text, [r.span], r.certainty) : missing();
+
+const moneyField = (r: { span: Span; certainty: number } | null): ExtractedField<number> => {
+  if (!r || !r.span.text) return missing();
+  const v = parseMoney(r.span.text);
+  return v === null ? missing([`unreadable amount: '${r.span.text}'`]) : found(v, [r.span], r.certainty);
+};
+
+const daysField = (r: { span: Span; certainty: number } | null): ExtractedField<number> => {
+  if (!r || !r.span.text) return missing();
+  const v = parseDays(r.span.text);
+  return v === null ? missing([`unreadable number of days: '${r.span.text}'`]) : found(v, [r.span], r.certainty);
+};
+
+/** Only the value tokens of a money blank's row: drops dot leaders and "$". */
+const amountTokens = (span: Span): Span => {
+  const tokens = span.tokens.filter((t) => /\d/.test(t.text));
+  return { ...span, tokens: tokens.length ? tokens : span.tokens };
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// ¶1 Parties
+// ---------------------------------------------------------------------------------------------------------
+
+/** Sellers — TREC 20-18 ¶1 "The parties to this contract are ____ (Seller)". Split into names. */
+export function readSellers(ctx: TrecContext): { field: ExtractedField<string[]>; span?: Span } {
+  const r = between(ctx, 'The parties to this contract are', '(Seller) and', ctx.pages.p1);
+  if (!r || !r.span.text) return { field: missing() };
+  return { field: found(splitNames(r.span.text), [r.span], r.certainty), span: r.span };
+}
+
+/** Buyers — TREC 20-18 ¶1 "(Seller) and ____ (Buyer)". Split into names. */
+export function readBuyers(ctx: TrecContext): { field: ExtractedField<string[]>; span?: Span } {
+  const r = between(ctx, '(Seller) and', '(Buyer).', ctx.pages.p1);
+  if (!r || !r.span.text) return { field: missing() };
+  return { field: found(splitNames(r.span.text), [r.span], r.certainty), span: r.span };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// ¶2A Land
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Legal description — TREC 20-18 ¶2A "LAND: Lot ____ Block ____, ____ Addition, City of …". Returned as
+ * "Lot 7, Block B, Oak Hollow Addition" (the parts present).
+ */
+export function readLegalDescription(ctx: TrecContext): ExtractedField<string> {
+  const lot = label(ctx, 'LAND: Lot', ctx.pages.p1);
+  if (!lot) return missing();
+  const block = findPhrase(ctx.doc, 'Block', { page: lot.page, after: lot });
+  const addition = findPhrase(ctx.doc, 'Addition, City of', { page: lot.page, after: lot });
+  if (!block || !addition) return missing();
+  const lotSpan = textBetween(ctx.doc, lot, block);
+  const rest = textBetween(ctx.doc, block, addition);
+  // The printed comma after the Block blank separates it from the addition/subdivision name.
+  // (Without a readable comma — OCR may drop it — the block is the first word.)
+  const comma = rest.text.indexOf(',');
+  const cut = comma >= 0 ? comma : rest.text.indexOf(' ') >= 0 ? rest.text.indexOf(' ') : rest.text.length;
+  const blockText = rest.text.slice(0, cut).trim();
+  const additionText = rest.text.slice(cut).replace(/^[\s,]+/, '').replace(/[\s,]+$/, '').trim();
+  const parts = [
+    lotSpan.text && `Lot ${lotSpan.text}`,
+    blockText && `Block ${blockText}`,
+    additionText && `${additionText} Addition`,
+  ].filter(Boolean);
+  if (!parts.length) return missing();
+  return found(parts.join(', '), [lotSpan, rest], certaintyOf(lot, block, addition));
+}
+
+/** City — TREC 20-18 ¶2A "Addition, City of ____, County of". */
+export function readCity(ctx: TrecContext): ExtractedField<string> {
+  return textField(between(ctx, 'Addition, City of', 'County of', ctx.pages.p1));
+}
+
+/** County — TREC 20-18 ¶2A "County of ____, Texas, known as". A trailing " County" is dropped. */
+export function readCounty(ctx: TrecContext): ExtractedField<string> {
+  const r = between(ctx, 'County of', 'Texas, known as', ctx.pages.p1);
+  if (!r || !r.span.text) return missing();
+  return found(r.span.text.replace(/\s+county$/i, ''), [r.span], r.certainty);
+}
+
+/**
+ * Street address, city, state, zip — TREC 20-18 ¶2A "Texas, known as ____ (address/zip code)". The state is
+ * 'TX' when the address line does not name one: ¶2A itself places the Property in Texas ("County of ____,
+ * Texas, known as"), and a TREC form is only for Texas property. When ¶2A's blank is empty, the page header
+ * "Contract Concerning ____ (Address of Property)" is read instead at lower certainty.
+ */
+export function readAddress(ctx: TrecContext): {
+  street: ExtractedField<string>;
+  city: ExtractedField<string>;
+  state: ExtractedField<string>;
+  zip: ExtractedField<string>;
+} {
+  let r = between(ctx, 'Texas, known as', '(address/zip code)', ctx.pages.p1);
+  let certainty = r?.certainty ?? 0;
+  if (!r || !r.span.text) {
+    r = between(ctx, 'Contract Concerning', '(Address of Property)', ctx.pages.p2);
+    certainty = (r?.certainty ?? 0) * 0.85;
+  }
+  if (!r || !r.span.text) return { street: missing(), city: missing(), state: missing(), zip: missing() };
+  const a = parseAddress(r.span.text);
+  const cite = [r.span];
+  return {
+    street: a.street ? found(a.street, cite, certainty) : missing(),
+    city: a.city ? found(a.city, cite, certainty) : missing(),
+    state: found(a.state ?? 'TX', cite, certainty),
+    zip: a.zip ? found(a.zip, cite, certainty) : missing(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// ¶3 Sales price and financing
+// ---------------------------------------------------------------------------------------------------------
+
+/** Reads the amount at the end of a ¶3 row whose label is `phrase` (dot leaders and "$" before the blank). */
+function rowAmount(ctx: TrecContext, phrase: string, after?: Match): ExtractedField<number> {
+  const m = after ? findPhrase(ctx.doc, phrase, { page: after.page, after }) : label(ctx, phrase, ctx.pages.p1);
+  if (!m) return missing();
+  const span = valueAfter(ctx.doc, m, { nextRows: 0 });
+  if (!/\d/.test(span.text)) return missing();
+  return moneyField({ span: amountTokens(span), certainty: certaintyOf(m) });
+}
+
+/** Cash portion — TREC 20-18 ¶3A "Cash portion of Sales Price payable by Buyer at closing … $ ____". */
+export const readSalesPriceCash = (ctx: TrecContext): ExtractedField<number> =>
+  rowAmount(ctx, 'Cash portion of Sales Price payable by Buyer at closing');
+
+/** Financed portion — TREC 20-18 ¶3B "Sum of all financing described in the attached: … $ ____". */
+export function readSalesPriceFinanced(ctx: TrecContext): ExtractedField<number> {
+  const b = label(ctx, 'Sum of all financing described in the attached', ctx.pages.p1);
+  if (!b) return missing();
+  return rowAmount(ctx, 'Seller Financing Addendum', b);
+}
+
+/** Sales price — TREC 20-18 ¶3C "Sales Price (Sum of A and B) … $ ____". */
+export const readSalesPriceTotal = (ctx: TrecContext): ExtractedField<number> => rowAmount(ctx, 'Sales Price (Sum of A and B)');
+
+/**
+ * Financing type — TREC 20-18 ¶3B boxes: "Third Party Financing Addendum", "Loan Assumption Addendum",
+ * "Seller Financing Addendum". No box checked and no financed amount → 'cash'. A financed amount with no
+ * readable box is left null (with a warning) rather than guessed.
+ */
+export function readFinancingType(ctx: TrecContext, financed: ExtractedField<number>): ExtractedField<FinancingType> {
+  const b = label(ctx, 'Sum of all financing described in the attached', ctx.pages.p1);
+  if (!b) return missing();
+  const options: [string, FinancingType][] = [
+    ['Third Party Financing Addendum', 'third_party'],
+    ['Loan Assumption Addendum', 'loan_assumption'],
+    ['Seller Financing Addendum', 'seller_financing'],
+  ];
+  const hits: { type: FinancingType; certainty: number; tokens: Token[]; m: Match }[] = [];
+  for (const [phrase, type] of options) {
+    const m = findPhrase(ctx.doc, phrase, { page: b.page, after: b });
+    if (!m) continue;
+    const box = checkboxLeftOf(ctx.doc, m, ctx.selections);
+    if (box.state === 'checked') hits.push({ type, certainty: 1, tokens: [...box.tokens, ...m.tokens], m });
+  }
+  if (hits.length === 1) return found(hits[0].type, [hits[0].tokens], hits[0].certainty * certaintyOf(b, hits[0].m));
+  if (hits.length > 1) {
+    const best = hits.find((h) => h.certainty === 1) ?? hits[0];
+    return found(best.type, [best.tokens], 0.6, {
+      warnings: [`conflicting values: ${hits.map((h) => `'${h.type}'`).join(' vs ')} (p${b.page} ¶3B boxes)`],
+    });
+  }
+  if (financed.value === null || financed.value === 0) {
+    return found<FinancingType>('cash', [b.tokens], certaintyOf(b) * (financed.value === 0 ? 1 : 0.95));
+  }
+  return missing(['financed amount without a readable ¶3B financing box']);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// ¶5 Earnest money and termination option
+// ---------------------------------------------------------------------------------------------------------
+
+/** Escrow agent — TREC 20-18 ¶5A "Buyer must deliver to ____ (Escrow Agent) at". */
+export const readEscrowAgent = (ctx: TrecContext): ExtractedField<string> =>
+  textField(between(ctx, 'must deliver to', '(Escrow Agent) at', ctx.pages.p2));
+
+/** Earnest money — TREC 20-18 ¶5A "(address): $ ____ as earnest money". */
+export const readEarnestMoney = (ctx: TrecContext): ExtractedField<number> =>
+  moneyField(between(ctx, '(address): $', 'as earnest money and', ctx.pages.p2));
+
+/** Option fee — TREC 20-18 ¶5A "as earnest money and $ ____ as the Option Fee". */
+export const readOptionFee = (ctx: TrecContext): ExtractedField<number> =>
+  moneyField(between(ctx, 'as earnest money and $', 'as the Option Fee', ctx.pages.p2));
+
+/** Option period — TREC 20-18 ¶5B "by giving notice of termination to Seller within ____ days after the Effective Date". */
+export const readOptionPeriodDays = (ctx: TrecContext): ExtractedField<number> =>
+  daysField(between(ctx, 'notice of termination to Seller within', 'days after the Effective Date of this contract (Option Period)', ctx.pages.p2));
+
+// ---------------------------------------------------------------------------------------------------------
+// ¶6 Title policy and survey
+// ---------------------------------------------------------------------------------------------------------
+
+/** Title company — TREC 20-18 ¶6A "Title Policy) issued by ____ (Title Company)". Used when ¶5A names no escrow agent. */
+export const readTitleCompany = (ctx: TrecContext): ExtractedField<string> =>
+  textField(between(ctx, '(Title Policy) issued by', '(Title Company)', ctx.pages.p2));
+
+/**
+ * Survey days — TREC 20-18 ¶6C: one of three boxes, each "Within ____ days after the Effective Date": (1) Seller
+ * furnishes the existing survey, (2) Buyer obtains a new survey, (3) Seller furnishes a new survey. The checked
+ * option's days; when no box reads as checked, the only option with a number.
+ */
+export function readSurveyDays(ctx: TrecContext): ExtractedField<number> {
+  const head = label(ctx, 'SURVEY: The survey must be made by a registered professional land surveyor', ctx.pages.p3);
+  if (!head) return missing();
+  const ends = [
+    "days after the Effective Date of this contract, Seller shall furnish to Buyer and",
+    'days after the Effective Date of this contract, Buyer may obtain a new survey',
+    "days after the Effective Date of this contract, Seller, at Seller's expense shall",
+  ];
+  const options: { n: number; days: ExtractedField<number>; state: string; certainty: number }[] = [];
+  let after: Match = head;
+  ends.forEach((end, i) => {
+    const opener = findPhrase(ctx.doc, `(${i + 1}) Within`, { page: head.page, after });
+    if (!opener) return;
+    const close = findPhrase(ctx.doc, end, { page: head.page, after: opener });
+    if (!close) return;
+    // The box precedes "(n)"; the blank sits between "Within" and "days".
+    const box = checkboxLeftOf(ctx.doc, opener, ctx.selections);
+    const span = textBetween(ctx.doc, opener, close);
+    const v = span.text ? parseDays(span.text) : null;
+    options.push({
+      n: i + 1,
+      days: v === null ? missing() : found(v, [span], certaintyOf(opener, close)),
+      state: box.state,
+      certainty: box.state === 'checked' ? 1 : 0.9,
+    });
+    after = close;
+  });
+  const checked = options.filter((o) => o.state === 'checked' && o.days.value !== null);
+  const pick = checked.length === 1 ? checked[0] : undefined;
+  if (pick) return { ...pick.days, confidence: Math.round(pick.days.confidence * pick.certainty * 1000) / 1000 };
+  const withDays = options.filter((o) => o.days.value !== null);
+  if (withDays.length === 1) return { ...withDays[0].days, confidence: Math.round(withDays[0].days.confidence * 0.9 * 1000) / 1000 };
+  if (withDays.length > 1) {
+    return {
+      ...withDays[0].days,
+      confidence: 0.5,
+      warnings: [...withDays[0].days.warnings, 'low confidence', `conflicting values: ${withDays.map((o) => `¶6C(${o.n}) ${o.days.value} days`).join(' vs ')}`],
+    };
+  }
+  return missing();
+}
+
+/** Objection period — TREC 20-18 ¶6D "the earlier of (i) the Closing Date or (ii) ____ days after Buyer receives the Commitment". */
+export const readTitleObjectionDays = (ctx: TrecContext): ExtractedField<number> =>
+  daysField(between(ctx, 'the Closing Date or (ii)', 'days after Buyer receives the', ctx.pages.p3));
+
+/** HOA — TREC 20-18 ¶6E(2) "The Property □ is □ is not subject to mandatory membership in a property owners association". */
+export function readHoa(ctx: TrecContext): ExtractedField<boolean> {
+  const head = label(ctx, 'MEMBERSHIP IN PROPERTY OWNERS ASSOCIATION(S): The Property', ctx.pages.p3);
+  if (!head) return missing();
+  const isNot = findPhrase(ctx.doc, 'is not subject', { page: head.page, after: head });
+  if (!isNot) return missing();
+  // "is" (the first option) is the last "is" between the heading and "is not subject" (boxes glue to it: "q4is").
+  const page = ctx.doc.pages.get(head.page)!;
+  const gap = page.raw.slice(head.rawEnd, isNot.rawStart);
+  const at = gap.toLowerCase().lastIndexOf('is');
+  const isMatch: Match | null = at >= 0 ? matchAt(ctx.doc, head.page, head.rawEnd + at, head.rawEnd + at + 2) : null;
+  const yes = isMatch ? checkboxLeftOf(ctx.doc, isMatch, ctx.selections, 0.03, head) : { state: 'unchecked' as const, tokens: [] };
+  const no = checkboxLeftOf(ctx.doc, isNot, ctx.selections, 0.03, isMatch ?? undefined);
+  const cites = [head.tokens, ...(isMatch ? [isMatch.tokens] : []), isNot.tokens];
+  const c = certaintyOf(head, isNot);
+  if (yes.state === 'checked' && no.state !== 'checked') return found(true, [...cites, yes.tokens], c);
+  if (no.state === 'checked' && yes.state !== 'checked') return found(false, [...cites, no.tokens], c);
+  if (yes.state === 'unchecked' && no.state === 'unchecked') return missing();
+  return missing(['conflicting values: both ¶6E(2) boxes read as checked']);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// ¶9 Closing, execution date
+// ---------------------------------------------------------------------------------------------------------
+
+/** True when a date blank's text holds only the form's printed words ("day of", ", 20"): nothing was filled in. */
+const onlyPrintedDateWords = (text: string): boolean =>
+  text.replace(/day\s*of/gi, '').replace(/(^|[\s,])20(?=[\s,]|$)/g, '').replace(/[\s,._]/g, '') === '';
+
+/**
+ * Closing date — TREC 20-18 ¶9A "The closing of the sale will be on or before ____, 20__". The first blank
+ * holds month and day, the second the year's last two digits.
+ */
+export function readClosingDate(ctx: TrecContext): ExtractedField<string> {
+  const r = between(ctx, 'closing of the sale will be on or before', 'or within 7 days', ctx.pages.p5);
+  if (!r || onlyPrintedDateWords(r.span.text)) return missing();
+  const v = parseDate(r.span.text);
+  return v ? found(v, [r.span], r.certainty) : missing([`unreadable date: '${r.span.text}'`]);
+}
+
+/**
+ * Effective date — TREC 20-18 page 9 "EXECUTED the ____ day of ____, 20__ (Effective Date)" (the broker fills
+ * in the date of final acceptance).
+ */
+export function readEffectiveDate(ctx: TrecContext): ExtractedField<string> {
+  const r = between(ctx, 'EXECUTED the', '(Effective Date)', ctx.pages.p9);
+  if (!r || onlyPrintedDateWords(r.span.text)) return missing();
+  const v = parseDate(r.span.text);
+  return v ? found(v, [r.span], r.certainty) : missing([`unreadable date: '${r.span.text}'`]);
+}
+
+/**
+ * Names printed at the signature lines of the execution page (TREC 20-18 p9, "Buyer" lines in the left column,
+ * "Seller" in the right): text just above each caption, or just below it when nothing is above.
+ */
+export function readSignatureNames(ctx: TrecContext): { buyers: { name: string; tokens: Token[] }[]; sellers: { name: string; tokens: Token[] }[] } {
+  const executed = label(ctx, '(BROKER: FILL IN THE DATE OF FINAL ACCEPTANCE.)', ctx.pages.p9) ?? label(ctx, '(Effective Date)', ctx.pages.p9);
+  const out = { buyers: [] as { name: string; tokens: Token[] }[], sellers: [] as { name: string; tokens: Token[] }[] };
+  if (!executed) return out;
+  const footer = findPhrase(ctx.doc, 'The form of this contract has been approved', { page: executed.page, after: executed });
+  const top = matchBox(executed).top + matchBox(executed).height;
+  const bottom = footer ? matchBox(footer).top : 0.9;
+  const page = ctx.doc.pages.get(executed.page)!;
+  for (const [word, list, left, right] of [
+    ['Buyer', out.buyers, 0, 0.5],
+    ['Seller', out.sellers, 0.5, 1],
+  ] as const) {
+    const captions = findAllPhrases(ctx.doc, word, { page: executed.page, region: { top, bottom, left, right }, errorRate: 0 }).filter(
+      (m) => m.tokens.length === 1 && m.tokens[0].key === word.toLowerCase(),
+    );
+    for (const cap of captions) {
+      let tokens = valueAbove(ctx.doc, cap, { left: left + 0.01, right, maxGap: 0.025 });
+      if (!tokens.length) {
+        const capBox = matchBox(cap);
+        tokens = page.tokens.filter((t) => {
+          const cy = t.box.top + t.box.height / 2;
+          const cx = t.box.left + t.box.width / 2;
+          return cy > capBox.top + capBox.height && cy < capBox.top + capBox.height + 0.02 && cx >= left && cx < right;
+        });
+      }
+      const name = tokens.map((t) => t.text).join(' ').trim();
+      if (name && !/^(buyer|seller)$/i.test(name)) list.push({ name, tokens });
+    }
+  }
+  return out;
+}
+
+/**
+ * Adds "conflicting values" warnings when the names printed at the signatures (p9) differ from ¶1's parties:
+ * "conflicting values: 'Ann Lee' (p1) vs 'Anne Lee' (p9)". Only names that match no ¶1 name are reported.
+ */
+export function checkPartyConflicts(
+  field: ExtractedField<string[]>,
+  signed: { name: string; tokens: Token[] }[],
+  firstPage: number,
+): string[] {
+  if (!field.value || !signed.length) return [];
+  const warnings: string[] = [];
+  const keys = field.value.map(nameKey);
+  const used = new Set<number>();
+  for (const s of signed) {
+    const k = nameKey(s.name);
+    const exact = keys.indexOf(k);
+    if (exact >= 0) {
+      used.add(exact);
+      continue;
+    }
+    // Pair with the most similar unmatched ¶1 name for the message.
+    let best = -1;
+    let bestScore = -1;
+    keys.forEach((pk, i) => {
+      if (used.has(i)) return;
+      const score = similarity(pk, k);
+      if (score > bestScore) {
+        best = i;
+        bestScore = score;
+      }
+    });
+    const page = s.tokens[0]?.page ?? 0;
+    const other = best >= 0 ? field.value[best] : field.value.join(', ');
+    if (best >= 0) used.add(best);
+    warnings.push(`conflicting values: '${other}' (p${firstPage}) vs '${s.name}' (p${page})`);
+    if (s.tokens.length) field.citations.push({ ...citationOf(s.tokens), text: s.name });
+  }
+  return warnings;
+}
+
+/** Dice coefficient of character bigrams (0–1). */
+function similarity(a: string, b: string): number {
+  const grams = (s: string) => new Set([...s].map((_, i) => s.slice(i, i + 2)).filter((g) => g.length === 2));
+  const ga = grams(a);
+  const gb = grams(b);
+  let inter = 0;
+  for (const g of ga) if (gb.has(g)) inter++;
+  return ga.size + gb.size ? (2 * inter) / (ga.size + gb.size) : 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// ¶22 Addenda
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * The ¶22 addenda boxes of TREC 20-18: [name returned, first printed line matched, column (L/R)]. Names are the
+ * printed titles joined across their lines.
+ */
+export const TREC_20_18_ADDENDA: readonly [string, string, 'L' | 'R'][] = [
+  ['Third Party Financing Addendum', 'Third Party Financing Addendum', 'L'],
+  ['Seller Financing Addendum', 'Seller Financing Addendum', 'L'],
+  [
+    'Addendum for Property Subject to Mandatory Membership in a Property Owners Association',
+    'Addendum for Property Subject to',
+    'L',
+  ],
+  ["Buyer's Temporary Residential Lease", 'Buyer’s Temporary Residential Lease', 'L'],
+  ['Loan Assumption Addendum', 'Loan Assumption Addendum', 'L'],
+  ['Addendum for Sale of Other Property by Buyer', 'Addendum for Sale of Other Property by', 'L'],
+  ['Addendum for Reservation of Oil, Gas and Other Minerals', 'Addendum for Reservation of Oil, Gas', 'L'],
+  ['Addendum for "Back-Up" Contract', 'Addendum for "Back-Up" Contract', 'L'],
+  ['Addendum for Coastal Area Property', 'Addendum for Coastal Area Property', 'L'],
+  ['Addendum for Authorizing Hydrostatic Testing', 'Addendum for Authorizing Hydrostatic', 'L'],
+  ["Addendum Concerning Right to Terminate Due to Lender's Appraisal", 'Addendum Concerning Right to', 'L'],
+  [
+    'Environmental Assessment, Threatened or Endangered Species and Wetlands Addendum',
+    'Environmental Assessment, Threatened',
+    'L',
+  ],
+  ["Seller's Temporary Residential Lease", 'Seller’s Temporary Residential Lease', 'R'],
+  ['Short Sale Addendum', 'Short Sale Addendum', 'R'],
+  [
+    'Addendum for Property Located Seaward of the Gulf Intracoastal Waterway',
+    'Addendum for Property Located Seaward',
+    'R',
+  ],
+  [
+    "Addendum for Seller's Disclosure of Information on Lead-based Paint and Lead-based Paint Hazards as Required by Federal Law",
+    "Addendum for Seller's Disclosure of",
+    'R',
+  ],
+  ['Addendum for Property in a Propane Gas System Service Area', 'Addendum for Property in a Propane Gas', 'R'],
+  ['Addendum Regarding Residential Leases', 'Addendum Regarding Residential Leases', 'R'],
+  ['Addendum Regarding Fixture Leases', 'Addendum Regarding Fixture Leases', 'R'],
+  [
+    'Addendum containing Notice of Obligation to Pay Improvement District Assessment',
+    'Addendum containing Notice of Obligation',
+    'R',
+  ],
+  ['Addendum for Section 1031 Exchange', 'Addendum for Section 1031 Exchange', 'R'],
+];
+
+/**
+ * Addenda — TREC 20-18 ¶22 "Addenda which are a part of this contract are (Check all applicable boxes)": the
+ * names of the checked boxes in the form's order; "Other (list): …" adds the listed text. An empty array when
+ * the paragraph is found and nothing is checked.
+ */
+export function readAddenda(ctx: TrecContext): ExtractedField<string[]> {
+  const head = label(ctx, 'Addenda which are a part of this contract are', ctx.pages.p8);
+  if (!head) return missing();
+  const end = findPhrase(ctx.doc, 'CONSULT AN ATTORNEY BEFORE SIGNING', { page: head.page, after: head });
+  const top = matchBox(head).top;
+  const bottom = end ? matchBox(end).top : 1;
+  const names: string[] = [];
+  const sources: Token[][] = [head.tokens];
+  const certainty = certaintyOf(head);
+  for (const [name, phrase, col] of TREC_20_18_ADDENDA) {
+    const region: Region = { top, bottom, ...(col === 'L' ? { right: 0.5 } : { left: 0.5 }) };
+    const m = findPhrase(ctx.doc, phrase, { page: head.page, region });
+    if (!m) continue;
+    const box = checkboxLeftOf(ctx.doc, m, ctx.selections);
+    if (box.state === 'unchecked') continue;
+    names.push(name);
+    sources.push([...box.tokens, ...m.tokens]);
+  }
+  const other = findPhrase(ctx.doc, 'Other (list):', { page: head.page, region: { top, bottom, left: 0.5 } });
+  if (other) {
+    const box = checkboxLeftOf(ctx.doc, other, ctx.selections);
+    const listed = spanOf(ctx.doc, other.page, other.rawEnd, end ? end.rawStart : other.rawEnd, { left: 0.5, top: matchBox(other).top - 0.005 });
+    if (box.state !== 'unchecked' && listed.text) {
+      names.push(...listed.text.split(/\s*[;,]\s*/).filter(Boolean));
+      sources.push(listed.tokens);
+    }
+  }
+  return found(names, sources, certainty);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Broker information (page 10)
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Broker fields — TREC 20-18 "BROKER INFORMATION" page, where each caption is printed under its blank:
+ * buyerBrokerage = "Other Broker Firm", buyerAgent = "Associate's Name" (the other broker's associate, who
+ * represents Buyer), listingBrokerage = "Listing Broker Firm", listingAgent = "Listing Associate's Name".
+ */
+export function readBrokers(ctx: TrecContext): Pick<ContractFields, 'buyerAgent' | 'buyerBrokerage' | 'listingAgent' | 'listingBrokerage'> {
+  const head = label(ctx, 'BROKER INFORMATION', ctx.pages.p10);
+  const out = { buyerAgent: missing<string>(), buyerBrokerage: missing<string>(), listingAgent: missing<string>(), listingBrokerage: missing<string>() };
+  if (!head) return out;
+  const region = (left: number, right: number): Region => ({ left, right, top: matchBox(head).top });
+  const read = (phrase: string, left: number, right: number): ExtractedField<string> => {
+    const m = findPhrase(ctx.doc, phrase, { page: head.page, region: region(left, right) });
+    if (!m) return missing();
+    const lic = findPhrase(ctx.doc, 'License No.', { page: head.page, after: m, region: region(left, right) });
+    const stop = lic && ctx.doc.pages.get(head.page)!.rowOf[lic.start] === ctx.doc.pages.get(head.page)!.rowOf[m.end] ? matchBox(lic).left - 0.005 : right;
+    const tokens = valueAbove(ctx.doc, m, { left: left + 0.005, right: stop, maxGap: 0.028 });
+    const text = tokens.map((t) => t.text).join(' ').trim();
+    return text ? found(text, [tokens], certaintyOf(head, m)) : missing();
+  };
+  out.buyerBrokerage = read('Other Broker Firm', 0, 0.49);
+  out.buyerAgent = read('Associate’s Name', 0, 0.49);
+  out.listingBrokerage = read('Listing Broker Firm', 0.49, 1);
+  out.listingAgent = read('Listing Associate’s Name', 0.49, 1);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Attached Third Party Financing Addendum
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Financing deadline days — only from an attached TREC Third Party Financing Addendum (its "Buyer Approval"
+ * paragraph: "… Buyer may give written notice to Seller within ____ days after the Effective Date …").
+ * Missing whenever no such addendum page is in the document: never guessed.
+ */
+export function readFinancingDeadlineDays(ctx: TrecContext): ExtractedField<number> {
+  const title = findPhrase(ctx.doc, 'THIRD PARTY FINANCING ADDENDUM', { errorRate: 0 });
+  if (!title) return missing();
+  // The contract's own ¶3B / ¶22 mention the addendum in mixed case; the addendum's title is upper case.
+  const raw = ctx.doc.pages.get(title.page)!.raw.slice(title.rawStart, title.rawEnd);
+  if (raw !== raw.toUpperCase()) return missing();
+  const approval = findPhrase(ctx.doc, 'Buyer Approval', { page: title.page, after: title });
+  if (!approval) return missing();
+  const within = findPhrase(ctx.doc, 'written notice to Seller within', { page: title.page, after: approval });
+  if (!within) return missing();
+  const days = findPhrase(ctx.doc, 'days after the Effective Date', { page: title.page, after: within });
+  if (!days) return missing();
+  return daysField({ span: textBetween(ctx.doc, within, days), certainty: certaintyOf(title, approval, within, days) * 0.95 });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Form terms (printed wording used by key-date math)
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * The printed terms key-date math needs, read from this document's text (falling back to the official
+ * blank's wording, {@link TREC_20_18_TERMS}): ¶5A "Within N days after the Effective Date" (earnest money and
+ * Option Fee), ¶6B "Within N days after the Title Company receives a copy of this contract" (Commitment),
+ * ¶5A(2)'s Saturday/Sunday/legal-holiday extension, and the page-11 CONTRACT RECEIPT date when filled.
+ */
+export function readTrecTerms(ctx: TrecContext): FormTerms {
+  const p2 = pageString(ctx.doc, ctx.pages.p2).replace(/\s+/g, ' ');
+  const em = /DELIVERY OF EARNEST MONEY AND OPTION FEE:\s*Within\s+(\d+)\s+days after the Effective/i.exec(p2);
+  const cm = /COMMITMENT:\s*Within\s+(\d+)\s+days after the Title Company receives/i.exec(p2);
+  const rule = findPhrase(ctx.doc, 'falls on a Saturday, Sunday, or legal holiday, the time to deliver the earnest money, Option Fee, or the additional earnest money', {
+    page: ctx.pages.p2,
+  });
+  const receipt = readContractReceiptDate(ctx);
+  return {
+    earnestMoneyDays: em ? Number(em[1]) : TREC_20_18_TERMS.earnestMoneyDays,
+    commitmentDays: cm ? Number(cm[1]) : TREC_20_18_TERMS.commitmentDays,
+    weekendRule: TREC_20_18_TERMS.weekendRule,
+    ...(receipt ? { titleCompanyReceiptDate: receipt } : {}),
+    readFromDocument: { earnestMoneyDays: !!em, commitmentDays: !!cm, weekendRule: !!rule },
+  };
+}
+
+/** Date of the page-11 "CONTRACT RECEIPT" (Title Company's acknowledgment of the contract), when filled. */
+function readContractReceiptDate(ctx: TrecContext): string | undefined {
+  const head = label(ctx, 'CONTRACT RECEIPT', ctx.pages.p11);
+  if (!head) return undefined;
+  const cap = findPhrase(ctx.doc, 'Date', { page: head.page, after: head, region: { left: 0.7 } });
+  if (!cap) return undefined;
+  const tokens = valueAbove(ctx.doc, cap, { left: 0.7, right: 1, maxGap: 0.028 });
+  return parseDate(tokens.map((t) => t.text).join(' ')) ?? undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Whole form
+// ---------------------------------------------------------------------------------------------------------
+
+/** Locates each paragraph group's page by its heading (a scan may carry extra pages); defaults to the form's. */
+function locatePages(doc: DocText): TrecContext['pages'] {
+  const at = (phrase: string, dflt: number) => findPhrase(doc, phrase)?.page ?? dflt;
+  return {
+    p1: at('ONE TO FOUR FAMILY RESIDENTIAL CONTRACT (RESALE)', 1),
+    p2: at('EARNEST MONEY AND TERMINATION OPTION', 2),
+    p3: at('SURVEY: The survey must be made by', 3),
+    p5: at('The closing of the sale will be on or before', 5),
+    p8: at('Addenda which are a part of this contract are', 8),
+    p9: at('(BROKER: FILL IN THE DATE OF FINAL ACCEPTANCE.)', 9),
+    p10: at('BROKER INFORMATION', 10),
+    p11: at('CONTRACT RECEIPT', 11),
+  };
+}
+
+/** The rules' context for a document: its geometric text, selection marks, and the page of each paragraph. */
+export function trecContext(blocks: Block[], doc: DocText = buildDocText(blocks)): TrecContext {
+  return { doc, selections: selectionElements(blocks), pages: locatePages(doc) };
+}
+
+/**
+ * Runs every TREC 20-18 rule over a document's blocks.
+ * @returns the fields (missing ones null, with no warnings yet for required ones — see `flagRequired`), the
+ *   form's printed terms for key-date math, and document-level warnings
+ */
+export function extractTrec2018(blocks: Block[], doc: DocText = buildDocText(blocks)): TrecExtraction {
+  const ctx = trecContext(blocks, doc);
+  const fields = emptyFields();
+  const warnings: string[] = [];
+
+  const sellers = readSellers(ctx);
+  const buyers = readBuyers(ctx);
+  fields.sellers = sellers.field;
+  fields.buyers = buyers.field;
+  const signed = readSignatureNames(ctx);
+  for (const [field, names, span] of [
+    [fields.buyers, signed.buyers, buyers.span],
+    [fields.sellers, signed.sellers, sellers.span],
+  ] as const) {
+    const conflicts = checkPartyConflicts(field, names, span?.page ?? ctx.pages.p1);
+    field.warnings.push(...conflicts);
+  }
+
+  const address = readAddress(ctx);
+  fields.propertyStreet = address.street;
+  fields.propertyState = address.state;
+  fields.propertyZip = address.zip;
+  const city = readCity(ctx);
+  // ¶2A's "City of" blank is the authority for the city; the address line's city is the fallback.
+  fields.propertyCity = city.value !== null ? city : address.city;
+  if (city.value !== null && address.city.value !== null && nameKey(city.value) !== nameKey(address.city.value)) {
+    fields.propertyCity.warnings.push(
+      `conflicting values: '${city.value}' (p${city.citations[0]?.page} City of) vs '${address.city.value}' (p${address.city.citations[0]?.page} address)`,
+    );
+  }
+  fields.county = readCounty(ctx);
+  fields.legalDescription = readLegalDescription(ctx);
+
+  fields.salesPriceCash = readSalesPriceCash(ctx);
+  fields.salesPriceFinanced = readSalesPriceFinanced(ctx);
+  fields.salesPriceTotal = readSalesPriceTotal(ctx);
+  const { salesPriceCash: a, salesPriceFinanced: b, salesPriceTotal: c } = fields;
+  if (c.value !== null && a.value !== null && Math.abs((a.value ?? 0) + (b.value ?? 0) - c.value) > 0.005) {
+    c.warnings.push(`conflicting values: ¶3C ${c.value} ≠ ¶3A ${a.value} + ¶3B ${b.value ?? 0}`);
+  }
+  fields.financingType = readFinancingType(ctx, fields.salesPriceFinanced);
+
+  fields.escrowAgent = readEscrowAgent(ctx);
+  if (fields.escrowAgent.value === null) {
+    const title = readTitleCompany(ctx);
+    if (title.value !== null) fields.escrowAgent = { ...title, confidence: Math.round(title.confidence * 900) / 1000 };
+  }
+  fields.earnestMoney = readEarnestMoney(ctx);
+  fields.optionFee = readOptionFee(ctx);
+  fields.optionPeriodDays = readOptionPeriodDays(ctx);
+
+  fields.surveyDays = readSurveyDays(ctx);
+  fields.titleObjectionDays = readTitleObjectionDays(ctx);
+  fields.hoa = readHoa(ctx);
+
+  fields.closingDate = readClosingDate(ctx);
+  fields.effectiveDate = readEffectiveDate(ctx);
+  fields.addenda = readAddenda(ctx);
+  Object.assign(fields, readBrokers(ctx));
+  fields.financingDeadlineDays = readFinancingDeadlineDays(ctx);
+
+  return { fields, terms: readTrecTerms(ctx), warnings };
+}

@@ -1,0 +1,170 @@
+/**
+ * The blob store port: uploaded documents in S3. The client is created once per process, lazily, so the
+ * local runtime and tests can set the environment first. `S3_ENDPOINT` points it at the local s3rver
+ * (path-style addressing, s3rver's dummy credentials `S3RVER`/`S3RVER`); in AWS it is unset and the SDK's
+ * defaults (region, credentials from the Lambda role) apply. The bucket is `DOCUMENTS_BUCKET`.
+ *
+ * Keys are tenant-prefixed: `org/<orgId>/documents/<documentId>/<safeFileName>` (see `documentKey`), so an
+ * S3 notification alone names the organization and the document it belongs to.
+ */
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NotFound,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+
+/** s3rver's built-in access key pair (it refuses unknown access keys; it does not verify V4 signatures). */
+export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+let client: S3Client | undefined;
+
+/**
+ * The shared S3 client. Checksums are computed only when an operation requires them: with the SDK's
+ * default (`WHEN_SUPPORTED`) a presigned PUT would carry the CRC32 of an empty body and every upload to it
+ * would be refused.
+ */
+export function s3(): S3Client {
+  if (!client) {
+    const endpoint = process.env.S3_ENDPOINT;
+    client = new S3Client({
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      ...(endpoint
+        ? { endpoint, forcePathStyle: true, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { ...LOCAL_S3_CREDENTIALS } }
+        : {}),
+    });
+  }
+  return client;
+}
+
+/** Drops the cached client (tests and the local runtime switching endpoints). */
+export function resetBlobStore(): void {
+  client?.destroy();
+  client = undefined;
+}
+
+/** The documents bucket (`DOCUMENTS_BUCKET`). @throws Error when unset (a deployment error, never a client one) */
+export function documentsBucket(): string {
+  const name = process.env.DOCUMENTS_BUCKET;
+  if (!name) throw new Error('DOCUMENTS_BUCKET is not set');
+  return name;
+}
+
+/**
+ * A file name safe in an S3 key and in every notification encoding: letters, digits, `.`, `_` and `-`
+ * only (anything else becomes `_`), at most 120 characters, never empty or dot-only. S3 notifications
+ * URL-encode keys (a space arrives as `+`); with this alphabet the encoded and raw forms are the same.
+ * @example safeFileName('Résumé 20-18 (final).pdf') === 'R_sum_20-18_final_.pdf'
+ */
+export function safeFileName(name: string): string {
+  const cleaned = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/_+/g, '_')
+    .slice(-120);
+  return /^[._]*$/.test(cleaned) ? 'document.pdf' : cleaned;
+}
+
+/** The object key of a document: `org/<orgId>/documents/<documentId>/<safeFileName>`. */
+export const documentKey = (orgId: string, documentId: string, fileName: string): string =>
+  `org/${orgId}/documents/${documentId}/${safeFileName(fileName)}`;
+
+/**
+ * The parts of a document key, or undefined for any other key. Accepts the URL-encoded form S3
+ * notifications carry (`+` for space, `%XX`).
+ */
+export function parseDocumentKey(key: string): { orgId: string; documentId: string; fileName: string } | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(key.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+  const m = /^org\/([^/]+)\/documents\/([0-9a-f-]{36})\/([^/]+)$/.exec(decoded);
+  return m ? { orgId: m[1], documentId: m[2], fileName: m[3] } : undefined;
+}
+
+/** Stores `body` at `key` in the documents bucket. */
+export async function putObject(key: string, body: Uint8Array, contentType: string): Promise<void> {
+  await s3().send(new PutObjectCommand({ Bucket: documentsBucket(), Key: key, Body: body, ContentType: contentType, ContentLength: body.byteLength }));
+}
+
+/**
+ * The object's bytes, or a byte range of them.
+ * @param range inclusive byte offsets (HTTP `Range: bytes=start-end`); a range past the end is cut short
+ * @throws Error (S3's `NoSuchKey`) when the object does not exist
+ */
+export async function getObjectBytes(key: string, range?: { start: number; end: number }): Promise<Uint8Array> {
+  const out = await s3().send(
+    new GetObjectCommand({ Bucket: documentsBucket(), Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+  );
+  if (!out.Body) return new Uint8Array();
+  return out.Body.transformToByteArray();
+}
+
+/** Size (bytes) and content type of an object; undefined when it does not exist. */
+export async function headObject(key: string): Promise<{ size: number; contentType: string | null } | undefined> {
+  try {
+    const out = await s3().send(new HeadObjectCommand({ Bucket: documentsBucket(), Key: key }));
+    return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? null };
+  } catch (err) {
+    if (isMissing(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * A presigned PUT URL for `key`. The uploader must send `Content-Type: <contentType>`; with
+ * `contentLength` the signature also covers `Content-Length`, so S3 refuses a body of another size.
+ * @param expiresSeconds validity in seconds (S3 allows at most 604 800)
+ */
+export async function presignPut(key: string, contentType: string, expiresSeconds: number, contentLength?: number): Promise<string> {
+  return getSignedUrl(
+    s3(),
+    new PutObjectCommand({ Bucket: documentsBucket(), Key: key, ContentType: contentType, ...(contentLength !== undefined ? { ContentLength: contentLength } : {}) }),
+    // Sign Content-Type too (the presigner leaves it unsigned by default), so S3 refuses another type.
+    { expiresIn: expiresSeconds, signableHeaders: new Set(['content-type']) },
+  );
+}
+
+/**
+ * A presigned GET URL for `key`.
+ * @param expiresSeconds validity in seconds
+ * @param downloadName when given, the response is an attachment with this file name (RFC 6266
+ *   `Content-Disposition`, with an RFC 5987 `filename*` for non-ASCII names)
+ */
+export async function presignGet(key: string, expiresSeconds: number, downloadName?: string): Promise<string> {
+  return getSignedUrl(
+    s3(),
+    new GetObjectCommand({
+      Bucket: documentsBucket(),
+      Key: key,
+      ...(downloadName ? { ResponseContentDisposition: contentDisposition(downloadName) } : {}),
+    }),
+    { expiresIn: expiresSeconds },
+  );
+}
+
+/** Deletes the object at `key` (deleting a missing object succeeds, as in S3). */
+export async function deleteObject(key: string): Promise<void> {
+  await s3().send(new DeleteObjectCommand({ Bucket: documentsBucket(), Key: key }));
+}
+
+/** `attachment; filename="<ascii>"; filename*=UTF-8''<percent-encoded>` (RFC 6266 §4.3, RFC 5987). */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+function isMissing(err: unknown): boolean {
+  if (err instanceof NotFound || err instanceof NoSuchKey) return true;
+  return err instanceof S3ServiceException && (err.$metadata?.httpStatusCode === 404 || err.name === 'NotFound' || err.name === 'NoSuchKey');
+}
