@@ -43,12 +43,13 @@ export const TREC_20_18 = 'TREC 20-18' as const;
  * replaces TREC NO. 20-17" also contains "20-1…", so the number is matched exactly, not approximately.
  */
 export function isTrec2018(doc: DocText): boolean {
-  const number = findPhrase(doc, 'TREC NO. 20-18', { errorRate: 0.1 });
   const title = findPhrase(doc, 'ONE TO FOUR FAMILY RESIDENTIAL CONTRACT (RESALE)');
-  if (!number || !title) return false;
+  if (!title) return false;
   // The digits must be right: "20-17" or "20-16" (older editions) are other forms.
-  const raw = doc.pages.get(number.page)!.raw.slice(number.rawStart, number.rawEnd);
-  return /20\s*-?\s*18/.test(raw.replace(/[Oo]/g, '0').replace(/[lI|]/g, '1'));
+  return findAllPhrases(doc, 'TREC NO. 20-18', { errorRate: 0.1 }).some((m) => {
+    const raw = doc.pages.get(m.page)!.raw.slice(m.rawStart, m.rawEnd);
+    return /20\s*[-–]?\s*18/.test(raw.replace(/[Oo]/g, '0').replace(/[lI|]/g, '1'));
+  });
 }
 
 /** Everything the TREC rules read: the fields and the form's own printed terms for key-date math. */
