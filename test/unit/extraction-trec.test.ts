@@ -278,10 +278,18 @@ describe('extractContract — TREC 20-18 rules on hand-made blocks', () => {
   });
 
   it('reads "is not" in ¶6E(2), survey option (2), and a different check glyph (OCR "8")', () => {
-    const r = extract({ hoa: 'not', surveyBox: 2, surveyDays: '14', check: '8' });
+    const r = extract({ hoa: 'not', surveyBox: 2, surveyDays: '14', check: '8', addenda: ['Third Party Financing Addendum'] });
     expect(r.fields.hoa.value).toBe(false);
     expect(r.fields.surveyDays.value).toBe(14);
     expect(r.fields.financingType.value).toBe('third_party');
+  });
+
+  it('takes HOA from the ¶22 mandatory-membership addendum too, and flags ¶6E(2) "is not" against it', () => {
+    expect(extract({ hoa: '' }).fields.hoa.value).toBe(true);
+    const r = extract({ hoa: 'not' });
+    expect(r.fields.hoa.value).toBe(true);
+    expect(r.fields.hoa.warnings).toEqual(["conflicting values: ¶6E(2) 'is not' (p3) vs ¶22 mandatory membership addendum (p8)"]);
+    expect(r.requiresReview).toBe(true);
   });
 
   it('normalizes written dates and amounts', () => {

@@ -182,7 +182,8 @@ export function linesByPage(blocks: Block[]): Map<number, Block[]> {
 /**
  * Groups boxed items into rows. Pass 1 clusters items of ordinary height (≤ 1.6 × the page's median): sorted
  * by vertical center, an item joins a recent row when its center lies within half the smaller of (the row's
- * median height, its own height) of the row's center. Pass 2 puts each taller item (a logo glyph, an OCR box
+ * median height, its own height) of the row's center (its first item's center; rows do not drift). Text
+ * skewed by more than about half a line across the page (a crooked scan) splits into several rows. Pass 2 puts each taller item (a logo glyph, an OCR box
  * stretched by a descender or a mark) into the row whose center is nearest its own among the rows its span
  * covers, or a new row. So one tall item neither stretches a row nor glues two rows together.
  * Rows top→bottom, items left→right.
@@ -192,7 +193,7 @@ function groupRows<T>(items: { item: T; box: Box }[]): T[][] {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const pageMedian = median(items.map((i) => i.box.height));
   const isTall = (b: Box) => pageMedian > 0 && b.height > 1.6 * pageMedian;
-  type RowAcc = { center: number; heights: number[]; sum: number; members: { item: T; box: Box }[] };
+  type RowAcc = { center: number; heights: number[]; members: { item: T; box: Box }[] };
   const rows: RowAcc[] = [];
   const ordinary = items.filter((i) => !isTall(i.box)).sort((a, b) => center(a.box) - center(b.box));
   for (const it of ordinary) {
@@ -207,18 +208,21 @@ function groupRows<T>(items: { item: T; box: Box }[]): T[][] {
       }
     }
     if (target) {
+      // The row keeps its first item's center: letting it drift toward joiners lets a second column whose
+      // baselines sit half a line lower pull two lines of the first column into one row.
       target.members.push(it);
       target.heights.push(h);
-      target.sum += c;
-      target.center = target.sum / target.members.length;
-    } else rows.push({ center: c, heights: [h], sum: c, members: [it] });
+    } else rows.push({ center: c, heights: [h], members: [it] });
   }
   for (const it of items.filter((i) => isTall(i.box))) {
     const c = center(it.box);
+    // A tall box is usually a word stretched downward (a descender, a glued word from the next line): its
+    // top still lines up with its own row's tops.
     const covering = rows.filter((r) => r.center >= it.box.top && r.center <= it.box.top + it.box.height);
-    const target = covering.sort((a, b) => Math.abs(a.center - c) - Math.abs(b.center - c))[0];
+    const topOf = (r: RowAcc) => median(r.members.map((m) => m.box.top));
+    const target = covering.sort((a, b) => Math.abs(topOf(a) - it.box.top) - Math.abs(topOf(b) - it.box.top))[0];
     if (target) target.members.push(it);
-    else rows.push({ center: c, heights: [it.box.height], sum: c, members: [it] });
+    else rows.push({ center: c, heights: [it.box.height], members: [it] });
   }
   rows.sort((a, b) => a.center - b.center);
   return rows.map((r) => r.members.sort((a, b) => a.box.left - b.box.left).map((m) => m.item));
@@ -565,11 +569,11 @@ export type CheckState = 'checked' | 'unchecked';
 
 /**
  * Characters a check mark comes out as: ZapfDingbats "4" in a PDF text layer; ✓/✔/☒/X glyphs; and what
- * tesseract makes of a ✔ drawn over a printed box (observed: "8", "Y", "YA", "W", "M", "V", "&"). Anything
+ * tesseract makes of a ✔ drawn over a printed box (observed: "8", "Y", "YA", "A", "W", "M", "V", "&"). Anything
  * else in the box area — "q" (the Wingdings box in the text layer), "0", "O", "Q", "[", "a", "@", lowercase
  * noise — reads as an empty box.
  */
-const CHECK_GLYPHS = /[4✔✓✗✘☒☑■▪√xXYVWM8&]/;
+const CHECK_GLYPHS = /[4✔✓✗✘☒☑■▪√xXYVWMA8&]/;
 
 /**
  * Reads the checkbox printed just left of a label (TREC prints "q" boxes before each option). Looks at
@@ -621,6 +625,44 @@ export function checkboxLeftOf(
   }
   const glyphs = raw.replace(/[\s,.;:'"`’\-–]/g, '');
   return { state: CHECK_GLYPHS.test(glyphs) ? 'checked' : 'unchecked', tokens: near };
+}
+
+/**
+ * Reads a checkbox at a known place: the glyphs whose estimated character centers fall inside `area`
+ * (a token only partly inside contributes the characters inside, by equal character widths — OCR glues a
+ * box to its label: "YAThird"), on tokens whose vertical center lies inside it. A SELECTION_ELEMENT centered
+ * in the area decides instead. Classification as in {@link checkboxLeftOf}.
+ */
+export function checkboxInArea(
+  doc: DocText,
+  page: number,
+  area: Required<Region>,
+  selections: { page: number; box: Box; selected: boolean }[] = [],
+): { state: CheckState; tokens: Token[] } {
+  const sel = selections.find((s) => s.page === page && inRegion(s.box, area));
+  if (sel) return { state: sel.selected ? 'checked' : 'unchecked', tokens: [] };
+  const p = doc.pages.get(page);
+  if (!p) return { state: 'unchecked', tokens: [] };
+  let glyphs = '';
+  const tokens: Token[] = [];
+  for (const t of p.tokens) {
+    const cy = t.box.top + t.box.height / 2;
+    if (cy < area.top || cy > area.bottom) continue;
+    if (t.box.left >= area.right || t.box.left + t.box.width <= area.left) continue;
+    const chars = [...t.text];
+    const w = t.box.width / Math.max(1, chars.length);
+    let inside = '';
+    chars.forEach((ch, i) => {
+      const cx = t.box.left + w * (i + 0.5);
+      if (cx >= area.left && cx < area.right) inside += ch;
+    });
+    if (inside) {
+      glyphs += inside;
+      tokens.push(t);
+    }
+  }
+  glyphs = glyphs.replace(/[\s,.;:'"`’\-–]/g, '');
+  return { state: CHECK_GLYPHS.test(glyphs) ? 'checked' : 'unchecked', tokens };
 }
 
 /** Textract SELECTION_ELEMENT blocks as simple boxes (empty for sources that emit none). */

@@ -128,6 +128,13 @@ export const nameKey = (name: string): string =>
     .replace(/\s+/g, ' ')
     .trim();
 
+/**
+ * Capitalizes each word of a place name written entirely in lower case ("collin" → "Collin"; OCR sometimes
+ * loses a capital). Mixed- or upper-case text ("McKinney", "DeSoto") is returned unchanged.
+ */
+export const properCase = (name: string): string =>
+  name !== name.toLowerCase() ? name : name.replace(/(^|[\s-])([a-z])/g, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+
 /** US state codes (and DC), for address parsing. */
 export const US_STATES = new Set(
   'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'.split(

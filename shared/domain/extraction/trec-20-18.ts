@@ -12,6 +12,7 @@
 import type { Block, ContractFields, ExtractedField, FinancingType } from '#domain/extraction/types';
 import {
   buildDocText,
+  checkboxInArea,
   checkboxLeftOf,
   citationOf,
   findAllPhrases,
@@ -31,7 +32,7 @@ import {
   type Token,
 } from '#domain/extraction/lines';
 import { emptyFields, found, missing } from '#domain/extraction/fields';
-import { nameKey, parseAddress, parseDate, parseDays, parseMoney, splitNames } from '#domain/extraction/normalize';
+import { nameKey, parseAddress, parseDate, parseDays, parseMoney, properCase, splitNames } from '#domain/extraction/normalize';
 import { TREC_20_18_TERMS, type FormTerms } from '#domain/extraction/key-dates';
 
 /** The form type label of this module. */
@@ -159,16 +160,17 @@ export function readLegalDescription(ctx: TrecContext): ExtractedField<string> {
   return found(parts.join(', '), [lotSpan, rest], certaintyOf(lot, block, addition));
 }
 
-/** City — TREC 20-18 ¶2A "Addition, City of ____, County of". */
+/** City — TREC 20-18 ¶2A "Addition, City of ____, County of" (see `properCase`). */
 export function readCity(ctx: TrecContext): ExtractedField<string> {
-  return textField(between(ctx, 'Addition, City of', 'County of', ctx.pages.p1));
+  const r = between(ctx, 'Addition, City of', 'County of', ctx.pages.p1);
+  return r && r.span.text ? found(properCase(r.span.text), [r.span], r.certainty) : missing();
 }
 
-/** County — TREC 20-18 ¶2A "County of ____, Texas, known as". A trailing " County" is dropped. */
+/** County — TREC 20-18 ¶2A "County of ____, Texas, known as". A trailing " County" is dropped; see `properCase`. */
 export function readCounty(ctx: TrecContext): ExtractedField<string> {
   const r = between(ctx, 'County of', 'Texas, known as', ctx.pages.p1);
   if (!r || !r.span.text) return missing();
-  return found(r.span.text.replace(/\s+county$/i, ''), [r.span], r.certainty);
+  return found(properCase(r.span.text.replace(/\s+county$/i, '')), [r.span], r.certainty);
 }
 
 /**
@@ -360,6 +362,29 @@ export function readHoa(ctx: TrecContext): ExtractedField<boolean> {
   return missing(['conflicting values: both ¶6E(2) boxes read as checked']);
 }
 
+/** The ¶22 title of the mandatory-membership (property owners association) addendum. */
+const POA_ADDENDUM = 'Addendum for Property Subject to Mandatory Membership in a Property Owners Association';
+
+/**
+ * HOA from both places the form records it: ¶6E(2) "is subject" and the ¶22 "Addendum for Property Subject to
+ * Mandatory Membership in a Property Owners Association" (which ¶6E(2) tells the parties to use). Either one
+ * makes the Property subject; ¶6E(2) "is not" with the addendum checked is reported as a conflict.
+ */
+export function combineHoa(hoa: ExtractedField<boolean>, addenda: ExtractedField<string[]>): ExtractedField<boolean> {
+  const poa = addenda.value?.includes(POA_ADDENDUM) ?? false;
+  if (!poa || hoa.value === true) return hoa;
+  const cite = addenda.citations;
+  if (hoa.value === null) {
+    return { value: true, confidence: Math.round(addenda.confidence * 900) / 1000, citations: cite, warnings: addenda.confidence * 0.9 < 0.8 ? ['low confidence'] : [] };
+  }
+  return {
+    ...hoa,
+    value: true,
+    citations: [...hoa.citations, ...cite],
+    warnings: [...hoa.warnings, `conflicting values: ¶6E(2) 'is not' (p${hoa.citations[0]?.page ?? '?'}) vs ¶22 mandatory membership addendum (p${cite[0]?.page ?? '?'})`],
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // ¶9 Closing, execution date
 // ---------------------------------------------------------------------------------------------------------
@@ -481,57 +506,61 @@ function similarity(a: string, b: string): number {
 // ---------------------------------------------------------------------------------------------------------
 
 /**
- * The ¶22 addenda boxes of TREC 20-18: [name returned, first printed line matched, column (L/R)]. Names are the
- * printed titles joined across their lines.
+ * The ¶22 addenda boxes of TREC 20-18: [name returned (the printed title joined across its lines), a phrase
+ * from the title's first line, column]. The phrases avoid a line's first and last words: text layers and OCR
+ * glue a line's end to the next line's start ("toMandatory"), and a glued word's box can land anywhere.
  */
 export const TREC_20_18_ADDENDA: readonly [string, string, 'L' | 'R'][] = [
-  ['Third Party Financing Addendum', 'Third Party Financing Addendum', 'L'],
+  ['Third Party Financing Addendum', 'Third Party Financing', 'L'],
   ['Seller Financing Addendum', 'Seller Financing Addendum', 'L'],
-  [
-    'Addendum for Property Subject to Mandatory Membership in a Property Owners Association',
-    'Addendum for Property Subject to',
-    'L',
-  ],
-  ["Buyer's Temporary Residential Lease", 'Buyer’s Temporary Residential Lease', 'L'],
+  ['Addendum for Property Subject to Mandatory Membership in a Property Owners Association', 'for Property Subject', 'L'],
+  ["Buyer's Temporary Residential Lease", 'Buyer’s Temporary Residential', 'L'],
   ['Loan Assumption Addendum', 'Loan Assumption Addendum', 'L'],
-  ['Addendum for Sale of Other Property by Buyer', 'Addendum for Sale of Other Property by', 'L'],
-  ['Addendum for Reservation of Oil, Gas and Other Minerals', 'Addendum for Reservation of Oil, Gas', 'L'],
-  ['Addendum for "Back-Up" Contract', 'Addendum for "Back-Up" Contract', 'L'],
-  ['Addendum for Coastal Area Property', 'Addendum for Coastal Area Property', 'L'],
-  ['Addendum for Authorizing Hydrostatic Testing', 'Addendum for Authorizing Hydrostatic', 'L'],
-  ["Addendum Concerning Right to Terminate Due to Lender's Appraisal", 'Addendum Concerning Right to', 'L'],
-  [
-    'Environmental Assessment, Threatened or Endangered Species and Wetlands Addendum',
-    'Environmental Assessment, Threatened',
-    'L',
-  ],
-  ["Seller's Temporary Residential Lease", 'Seller’s Temporary Residential Lease', 'R'],
+  ['Addendum for Sale of Other Property by Buyer', 'Sale of Other Property', 'L'],
+  ['Addendum for Reservation of Oil, Gas and Other Minerals', 'Reservation of Oil', 'L'],
+  ['Addendum for "Back-Up" Contract', 'for "Back-Up" Contract', 'L'],
+  ['Addendum for Coastal Area Property', 'Coastal Area Property', 'L'],
+  ['Addendum for Authorizing Hydrostatic Testing', 'for Authorizing', 'L'],
+  ["Addendum Concerning Right to Terminate Due to Lender's Appraisal", 'Concerning Right', 'L'],
+  ['Environmental Assessment, Threatened or Endangered Species and Wetlands Addendum', 'Environmental Assessment,', 'L'],
+  ["Seller's Temporary Residential Lease", 'Seller’s Temporary Residential', 'R'],
   ['Short Sale Addendum', 'Short Sale Addendum', 'R'],
-  [
-    'Addendum for Property Located Seaward of the Gulf Intracoastal Waterway',
-    'Addendum for Property Located Seaward',
-    'R',
-  ],
+  ['Addendum for Property Located Seaward of the Gulf Intracoastal Waterway', 'for Property Located', 'R'],
   [
     "Addendum for Seller's Disclosure of Information on Lead-based Paint and Lead-based Paint Hazards as Required by Federal Law",
-    "Addendum for Seller's Disclosure of",
+    "for Seller's Disclosure",
     'R',
   ],
-  ['Addendum for Property in a Propane Gas System Service Area', 'Addendum for Property in a Propane Gas', 'R'],
-  ['Addendum Regarding Residential Leases', 'Addendum Regarding Residential Leases', 'R'],
-  ['Addendum Regarding Fixture Leases', 'Addendum Regarding Fixture Leases', 'R'],
-  [
-    'Addendum containing Notice of Obligation to Pay Improvement District Assessment',
-    'Addendum containing Notice of Obligation',
-    'R',
-  ],
-  ['Addendum for Section 1031 Exchange', 'Addendum for Section 1031 Exchange', 'R'],
+  ['Addendum for Property in a Propane Gas System Service Area', 'Property in a Propane', 'R'],
+  ['Addendum Regarding Residential Leases', 'Regarding Residential Leases', 'R'],
+  ['Addendum Regarding Fixture Leases', 'Regarding Fixture Leases', 'R'],
+  ['Addendum containing Notice of Obligation to Pay Improvement District Assessment', 'containing Notice of', 'R'],
+  ['Addendum for Section 1031 Exchange', 'Section 1031 Exchange', 'R'],
 ];
 
 /**
+ * ¶22 box columns on the official form (normalized x): the box glyph lies between `boxLeft` and `labelLeft`
+ * (left column: box at 65.9 pt, titles at 82.9 pt; right column: 316.5 pt and 334.7 pt, of 612 pt), with a
+ * margin for scans.
+ */
+const ADDENDA_COLUMNS = {
+  L: { left: 0.085, right: 0.133, region: { right: 0.5 } },
+  R: { left: 0.495, right: 0.544, region: { left: 0.5 } },
+} as const;
+
+/** Vertical center of a match's first-line words (a merged two-line word would pull it down). */
+function firstLineCenter(m: Match): number {
+  const minH = Math.min(...m.tokens.map((t) => t.box.height));
+  const ordinary = m.tokens.filter((t) => t.box.height <= 1.3 * minH);
+  return ordinary[0].box.top + ordinary[0].box.height / 2;
+}
+
+/**
  * Addenda — TREC 20-18 ¶22 "Addenda which are a part of this contract are (Check all applicable boxes)": the
- * names of the checked boxes in the form's order; "Other (list): …" adds the listed text. An empty array when
- * the paragraph is found and nothing is checked.
+ * names of the checked boxes in the form's order (left column, then right), then each line listed after a
+ * checked "Other (list):". An empty array when the paragraph is found and nothing is checked. A box sits
+ * level with its title's first line or up to a line lower (two- and three-line titles), so it is looked for
+ * from 0.006 above to 0.0125 below the first line's center.
  */
 export function readAddenda(ctx: TrecContext): ExtractedField<string[]> {
   const head = label(ctx, 'Addenda which are a part of this contract are', ctx.pages.p8);
@@ -541,26 +570,42 @@ export function readAddenda(ctx: TrecContext): ExtractedField<string[]> {
   const bottom = end ? matchBox(end).top : 1;
   const names: string[] = [];
   const sources: Token[][] = [head.tokens];
-  const certainty = certaintyOf(head);
+  const boxAt = (m: Match, col: 'L' | 'R') => {
+    const cy = firstLineCenter(m);
+    const c = ADDENDA_COLUMNS[col];
+    return checkboxInArea(ctx.doc, m.page, { left: c.left, right: c.right, top: cy - 0.006, bottom: cy + 0.0125 }, ctx.selections);
+  };
   for (const [name, phrase, col] of TREC_20_18_ADDENDA) {
-    const region: Region = { top, bottom, ...(col === 'L' ? { right: 0.5 } : { left: 0.5 }) };
-    const m = findPhrase(ctx.doc, phrase, { page: head.page, region });
+    const m = findPhrase(ctx.doc, phrase, { page: head.page, region: { top, bottom, ...ADDENDA_COLUMNS[col].region } });
     if (!m) continue;
-    const box = checkboxLeftOf(ctx.doc, m, ctx.selections);
+    const box = boxAt(m, col);
     if (box.state === 'unchecked') continue;
     names.push(name);
     sources.push([...box.tokens, ...m.tokens]);
   }
   const other = findPhrase(ctx.doc, 'Other (list):', { page: head.page, region: { top, bottom, left: 0.5 } });
-  if (other) {
-    const box = checkboxLeftOf(ctx.doc, other, ctx.selections);
-    const listed = spanOf(ctx.doc, other.page, other.rawEnd, end ? end.rawStart : other.rawEnd, { left: 0.5, top: matchBox(other).top - 0.005 });
-    if (box.state !== 'unchecked' && listed.text) {
-      names.push(...listed.text.split(/\s*[;,]\s*/).filter(Boolean));
-      sources.push(listed.tokens);
+  if (other && boxAt(other, 'R').state === 'checked') {
+    // One title per line: the rest of the "Other (list):" row, then the right-column rows below it.
+    const page = ctx.doc.pages.get(other.page)!;
+    const otherTop = matchBox(other).top;
+    const rowIdx = page.rowOf[other.end];
+    const first = spanOf(ctx.doc, other.page, other.rawEnd, page.rowRaw[rowIdx][1], { left: 0.5 });
+    const lines = [first];
+    const endRow = end ? page.rowOf[end.start] : page.rows.length;
+    // The form has four "Other" lines, about 0.0145 apart: read rows up to 0.06 below the caption.
+    for (let r = rowIdx + 1; r < endRow; r++) {
+      const [a, b] = page.rowRaw[r];
+      if (page.rows[r].box.top < otherTop) continue;
+      if (page.rows[r].box.top > otherTop + 0.06) break;
+      lines.push(spanOf(ctx.doc, other.page, a, b, { left: 0.5 }));
+    }
+    for (const l of lines) {
+      if ((l.text.match(/[A-Za-z0-9]/g) ?? []).length < 2) continue; // empty line or a stray mark
+      names.push(l.text);
+      sources.push(l.tokens);
     }
   }
-  return found(names, sources, certainty);
+  return found(names, sources, certaintyOf(head));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -702,10 +747,18 @@ export function extractTrec2018(blocks: Block[], doc: DocText = buildDocText(blo
   }
 
   const address = readAddress(ctx);
+  const city = readCity(ctx);
+  // "6604 Sycamore Bend Ct. Fort Worth" (an OCR'd comma read as a period): the street stops before ¶2A's city.
+  if (address.street.value && city.value && !address.city.value) {
+    const m = new RegExp(`^(.*?)[\\s,.;]+${city.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'i').exec(address.street.value);
+    if (m) {
+      address.street.value = m[1];
+      address.city = { ...address.street, value: city.value };
+    }
+  }
   fields.propertyStreet = address.street;
   fields.propertyState = address.state;
   fields.propertyZip = address.zip;
-  const city = readCity(ctx);
   // ¶2A's "City of" blank is the authority for the city; the address line's city is the fallback.
   fields.propertyCity = city.value !== null ? city : address.city;
   if (city.value !== null && address.city.value !== null && nameKey(city.value) !== nameKey(address.city.value)) {
@@ -741,6 +794,7 @@ export function extractTrec2018(blocks: Block[], doc: DocText = buildDocText(blo
   fields.closingDate = readClosingDate(ctx);
   fields.effectiveDate = readEffectiveDate(ctx);
   fields.addenda = readAddenda(ctx);
+  fields.hoa = combineHoa(fields.hoa, fields.addenda);
   Object.assign(fields, readBrokers(ctx));
   fields.financingDeadlineDays = readFinancingDeadlineDays(ctx);
 

@@ -1,0 +1,75 @@
+/**
+ * `npm run demo` (with `npm start` running): the product's main path on a real Texas form. Fills the official
+ * TREC 20-18 with a fictional financed purchase, uploads it through a presigned URL, waits for the extraction
+ * job, prints each field with its confidence and first citation, applies it, and prints the resulting deal with
+ * its key dates, parties and tasks. Reads `.data/local-credentials.json`; `DEMO_FIXTURE` picks another value
+ * set (see test/fixtures/trec/value-sets.ts).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const creds = JSON.parse(readFileSync(path.resolve(process.env.DATA_DIR ?? '.data', 'local-credentials.json'), 'utf8')) as { baseUrl: string; keys: { actions: string } };
+const base = `${creds.baseUrl}/api/v1`;
+const auth = { authorization: `Bearer ${creds.keys.actions}` };
+
+async function api<T = any>(method: string, p: string, body?: unknown): Promise<T> {
+  const res = await fetch(base + p, { method, headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${p} → ${res.status} ${JSON.stringify(json)}`);
+  return json as T;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  const { fillTrec2018 } = await import('../test/fixtures/trec/fill.ts');
+  const sets = (await import('../test/fixtures/trec/value-sets.ts')) as Record<string, unknown>;
+  const name = process.env.DEMO_FIXTURE ?? 'financedPurchase';
+  const valueSets = (sets.valueSets ?? sets) as Record<string, any>;
+  const values = valueSets[name];
+  if (!values) throw new Error(`unknown DEMO_FIXTURE ${name}; one of ${Object.keys(valueSets).join(', ')}`);
+
+  console.log(`1. Filling the official TREC 20-18 (value set "${name}", fictional parties)…`);
+  const pdf = await fillTrec2018(values);
+  console.log(`   ${pdf.byteLength} bytes, flattened`);
+
+  console.log('2. Asking for a presigned upload URL and uploading…');
+  const up = (await api('POST', '/documents/upload-url', { fileName: `trec-20-18-${name}.pdf`, contentType: 'application/pdf', sizeBytes: pdf.byteLength })).data;
+  const put = await fetch(up.uploadUrl, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: pdf });
+  if (!put.ok) throw new Error(`upload refused: ${put.status}`);
+  console.log(`   document ${up.documentId} uploaded`);
+
+  console.log('3. Waiting for the extraction job…');
+  let job: any;
+  for (const started = Date.now(); Date.now() - started < 180_000; await sleep(1000)) {
+    const doc = (await api('GET', `/documents/${up.documentId}`)).data;
+    if (doc.latestJobId) {
+      job = (await api('GET', `/extractions/${doc.latestJobId}`)).data;
+      if (job.state === 'completed' || job.state === 'failed') break;
+    }
+  }
+  if (!job || job.state !== 'completed') throw new Error(`extraction did not complete: ${JSON.stringify(job?.error ?? job?.state)}`);
+  const r = job.result;
+  console.log(`   job ${job.jobId}: ${r.formType}, ${r.pageCount} pages, confidence ${r.confidence}, review ${r.requiresReview ? 'needed' : 'not needed'}`);
+  for (const [field, f] of Object.entries<any>(r.fields)) {
+    if (f.value === null && !f.warnings.length) continue;
+    const cite = f.citations[0] ? `p${f.citations[0].page} "${String(f.citations[0].text).slice(0, 40)}"` : '';
+    console.log(`   ${field.padEnd(22)} ${JSON.stringify(f.value).slice(0, 60).padEnd(62)} ${f.confidence.toFixed(2)}  ${cite}${f.warnings.length ? `  ⚠ ${f.warnings.join('; ')}` : ''}`);
+  }
+  r.warnings.forEach((w: string) => console.log(`   ⚠ ${w}`));
+
+  console.log('4. Applying the extraction to a new deal…');
+  const deal = (await api('POST', '/transactions', { extractionJobId: job.jobId, transactionType: 'Purchase', side: 'Buyer' })).data;
+  console.log(`   ${deal.id}: ${deal.address} — ${deal.status}`);
+  console.log('   Key dates:');
+  for (const k of deal.keyDates) console.log(`     ${k.dateValue}  ${k.keyDateType.padEnd(24)} ${k.calculationNotes ?? ''}`);
+  console.log('   Parties:');
+  for (const c of deal.contacts ?? []) console.log(`     ${String(c.role).padEnd(24)} ${c.name ?? [c.firstName, c.lastName].filter(Boolean).join(' ')}`);
+  console.log('   Tasks:');
+  for (const t of deal.tasks) console.log(`     ${t.dueDate ?? '(no date)'}  ${t.title}${t.linkedMilestoneName ? `  ↔ ${t.linkedMilestoneName}` : ''}`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
