@@ -9,12 +9,18 @@ import { localOcr, terminateLocalOcr } from '#ports/ocr-local';
 import { extractContract } from '#domain/extraction/extract';
 import type { ExtractionResult } from '#domain/extraction/types';
 import { FIELD_NAMES } from '#domain/extraction/fields';
+import { compareFields, formatAccuracyTable } from '#domain/extraction/accuracy';
 import { buildFixture } from '../fixtures/trec/build-fixtures.ts';
 import { expectedFields, VALUE_SET_NAMES, type ValueSetName } from '../fixtures/trec/value-sets.ts';
 
-afterAll(() => terminateLocalOcr());
-
 const results = new Map<ValueSetName, ExtractionResult>();
+
+afterAll(async () => {
+  await terminateLocalOcr();
+  const table: Record<string, ReturnType<typeof compareFields>> = {};
+  for (const [name, r] of results) table[name] = compareFields(expectedFields((await buildFixture(name)).values), r.fields);
+  if (results.size) console.log(`\nText-layer per-field accuracy:\n${formatAccuracyTable(table)}\n`);
+});
 
 async function extracted(name: ValueSetName): Promise<ExtractionResult> {
   if (!results.has(name)) {

@@ -40,6 +40,8 @@ interface V {
   listAssoc: string;
   check: string;
   formNo: string;
+  /** The printed N of ¶5A "Within N days after the Effective Date" (3 on the official form). */
+  emDays: string;
 }
 
 const V0: V = {
@@ -78,6 +80,7 @@ const V0: V = {
   listAssoc: 'Tom Brown',
   check: '4',
   formNo: 'TREC NO. 20-18',
+  emDays: '3',
 };
 
 type Item = [number, string, number?];
@@ -117,7 +120,7 @@ function trecPages(v: V, conf = 99): Record<number, RowSpec[]> {
     2: [
       header(2),
       row(0.074, c(0.08, '5. EARNEST MONEY AND TERMINATION OPTION:')),
-      row(0.089, c(0.101, 'A. DELIVERY OF EARNEST MONEY AND OPTION FEE: Within 3 days after the Effective Date, Buyer')),
+      row(0.089, c(0.101, `A. DELIVERY OF EARNEST MONEY AND OPTION FEE: Within ${v.emDays} days after the Effective Date, Buyer`)),
       row(0.1025, c(0.123, 'must deliver to'), ...opt(!!v.escrow, c(0.24, v.escrow)), c(0.55, '(Escrow Agent) at'), c(0.69, '100 Congress Ave')),
       row(0.116, c(0.125, 'Austin, TX 78701'), c(0.373, '(address): $'), ...opt(!!v.earnest, c(0.48, v.earnest)), c(0.6, 'as earnest money and $'), ...opt(!!v.optionFee, c(0.8, v.optionFee))),
       row(0.1295, c(0.123, 'as the Option Fee. The earnest money and Option Fee shall be made payable to Escrow Agent')),
@@ -270,6 +273,14 @@ describe('extractContract — TREC 20-18 rules on hand-made blocks', () => {
     expect(r.requiresReview).toBe(false);
   });
 
+  it('falls back to the ¶22 financing addendum when no ¶3B box reads as checked', () => {
+    const r = extract({ finBox: '' });
+    expect(r.fields.financingType).toMatchObject({ value: 'third_party', confidence: 0.891, warnings: [] });
+    const none = extract({ finBox: '', addenda: [] });
+    expect(none.fields.financingType.value).toBeNull();
+    expect(none.fields.financingType.warnings).toContain('financed amount without a readable ¶3B financing box');
+  });
+
   it.each([
     ['loan', 'loan_assumption'],
     ['seller', 'seller_financing'],
@@ -297,6 +308,12 @@ describe('extractContract — TREC 20-18 rules on hand-made blocks', () => {
     expect(r.fields.effectiveDate.value).toBe('2026-03-01');
     expect(r.fields.closingDate.value).toBe('2026-04-15');
     expect(r.fields.salesPriceTotal.value).toBe(1250000);
+  });
+
+  it("reads ¶5A's printed number of days from the document for the earnest money and Option Fee deadlines", () => {
+    const kd = Object.fromEntries(extract({ emDays: '2' }).keyDates.map((k) => [k.keyDateType, k]));
+    expect(kd.EarnestMoneyDue.dateValue).toBe('2025-07-22');
+    expect(kd.OptionFeeDue.calculationNotes).toBe('Effective Date 2025-07-20 + 2 days (TREC 20-18 ¶5A)');
   });
 
   it('defaults the state to TX when the address line names none (¶2A places the Property in Texas)', () => {

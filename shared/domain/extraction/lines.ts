@@ -569,11 +569,12 @@ export type CheckState = 'checked' | 'unchecked';
 
 /**
  * Characters a check mark comes out as: ZapfDingbats "4" in a PDF text layer; ✓/✔/☒/X glyphs; and what
- * tesseract makes of a ✔ drawn over a printed box (observed: "8", "Y", "YA", "A", "W", "M", "V", "&"). Anything
- * else in the box area — "q" (the Wingdings box in the text layer), "0", "O", "Q", "[", "a", "@", lowercase
- * noise — reads as an empty box.
+ * tesseract makes of a ✔ drawn over a printed box — observed on the TREC fixtures: "8", "9", "2", "4", "Y",
+ * "YA", "A", "W", "M", "MM", "V", "&", "[%]". An empty box comes out as "q" (the Wingdings box in the text
+ * layer) or, from tesseract, "0", "O", "OQ", "Q", "[", "[OQ", "a", "@", "J", "=", "3", "[w]": none of those
+ * characters is in this set, so anything else in the box area reads as an empty box.
  */
-const CHECK_GLYPHS = /[4✔✓✗✘☒☑■▪√xXYVWMA8&]/;
+const CHECK_GLYPHS = /[2489✔✓✗✘☒☑■▪√xXYVWMA&%]/;
 
 /**
  * Reads the checkbox printed just left of a label (TREC prints "q" boxes before each option). Looks at

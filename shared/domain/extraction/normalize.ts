@@ -105,13 +105,16 @@ const NAME_SUFFIX = /^(jr|sr|ii|iii|iv|v|llc|l\.?l\.?c|inc|ltd|lp|l\.?p|llp|pllc
 
 /**
  * Splits a party line into names: on " and ", "&", ";", commas and line breaks, keeping suffixes ("Jr.",
- * "LLC", "Trustee") with the name before them. "Ann Lee and David Lee" → ["Ann Lee", "David Lee"].
+ * "LLC", "Trustee") with the name before them; each name's first letter is capitalized.
+ * "Ann Lee and David Lee" → ["Ann Lee", "David Lee"].
  */
 export function splitNames(text: string): string[] {
   const parts = text
     .split(/\s*(?:\n|;|&|\band\b|,)\s*/i)
     .map((p) => p.replace(/\s+/g, ' ').trim())
-    .filter((p) => p.length > 0);
+    .filter((p) => p.length > 0)
+    // A name starts with a capital (OCR sometimes drops it: "wendell Ostrowski"); particles inside stay as written.
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1));
   const out: string[] = [];
   for (const p of parts) {
     if (out.length && NAME_SUFFIX.test(p)) out[out.length - 1] = `${out[out.length - 1]}, ${p}`;
@@ -129,11 +132,11 @@ export const nameKey = (name: string): string =>
     .trim();
 
 /**
- * Capitalizes each word of a place name written entirely in lower case ("collin" → "Collin"; OCR sometimes
- * loses a capital). Mixed- or upper-case text ("McKinney", "DeSoto") is returned unchanged.
+ * Capitalizes the first letter of each word of a place name ("collin" → "Collin", "El paso" → "El Paso"):
+ * Texas county and city names capitalize every word, and OCR sometimes loses a capital. Other letters are
+ * kept ("McKinney", "DeSoto").
  */
-export const properCase = (name: string): string =>
-  name !== name.toLowerCase() ? name : name.replace(/(^|[\s-])([a-z])/g, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+export const properCase = (name: string): string => name.replace(/(^|[\s-])([a-z])/g, (_, sep: string, ch: string) => sep + ch.toUpperCase());
 
 /** US state codes (and DC), for address parsing. */
 export const US_STATES = new Set(

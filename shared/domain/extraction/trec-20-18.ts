@@ -40,8 +40,9 @@ export const TREC_20_18 = 'TREC 20-18' as const;
 
 /**
  * True when the document identifies itself as TREC 20-18: the form number "TREC NO. 20-18" (printed in every
- * page footer) and the title "ONE TO FOUR FAMILY RESIDENTIAL CONTRACT (RESALE)" both appear. "This form
- * replaces TREC NO. 20-17" also contains "20-1…", so the number is matched exactly, not approximately.
+ * page footer) and the title "ONE TO FOUR FAMILY RESIDENTIAL CONTRACT (RESALE)" both appear. The number is
+ * found with OCR tolerance but its digits must read 20-18: page 9's "This form replaces TREC NO. 20-17" and
+ * older editions (20-16, 20-17) do not count.
  */
 export function isTrec2018(doc: DocText): boolean {
   const title = findPhrase(doc, 'ONE TO FOUR FAMILY RESIDENTIAL CONTRACT (RESALE)');
@@ -135,7 +136,7 @@ export function readBuyers(ctx: TrecContext): { field: ExtractedField<string[]>;
 
 /**
  * Legal description — TREC 20-18 ¶2A "LAND: Lot ____ Block ____, ____ Addition, City of …". Returned as
- * "Lot 7, Block B, Oak Hollow Addition" (the parts present).
+ * "Lot 7, Block B, Oak Hollow Addition" (the parts present; lot and block upper-cased).
  */
 export function readLegalDescription(ctx: TrecContext): ExtractedField<string> {
   const lot = label(ctx, 'LAND: Lot', ctx.pages.p1);
@@ -151,9 +152,10 @@ export function readLegalDescription(ctx: TrecContext): ExtractedField<string> {
   const cut = comma >= 0 ? comma : rest.text.indexOf(' ') >= 0 ? rest.text.indexOf(' ') : rest.text.length;
   const blockText = rest.text.slice(0, cut).trim();
   const additionText = rest.text.slice(cut).replace(/^[\s,]+/, '').replace(/[\s,]+$/, '').trim();
+  // Lot and block designators are upper case on plats ("Lot 127-R, Block AA"); OCR may lower a letter.
   const parts = [
-    lotSpan.text && `Lot ${lotSpan.text}`,
-    blockText && `Block ${blockText}`,
+    lotSpan.text && `Lot ${lotSpan.text.toUpperCase()}`,
+    blockText && `Block ${blockText.toUpperCase()}`,
     additionText && `${additionText} Addition`,
   ].filter(Boolean);
   if (!parts.length) return missing();
@@ -251,7 +253,7 @@ export function readFinancingType(ctx: TrecContext, financed: ExtractedField<num
   }
   if (hits.length === 1) return found(hits[0].type, [hits[0].tokens], hits[0].certainty * certaintyOf(b, hits[0].m));
   if (hits.length > 1) {
-    const best = hits.find((h) => h.certainty === 1) ?? hits[0];
+    const best = hits[0];
     return found(best.type, [best.tokens], 0.6, {
       warnings: [`conflicting values: ${hits.map((h) => `'${h.type}'`).join(' vs ')} (p${b.page} ¶3B boxes)`],
     });
@@ -360,6 +362,27 @@ export function readHoa(ctx: TrecContext): ExtractedField<boolean> {
   if (no.state === 'checked' && yes.state !== 'checked') return found(false, [...cites, no.tokens], c);
   if (yes.state === 'unchecked' && no.state === 'unchecked') return missing();
   return missing(['conflicting values: both ¶6E(2) boxes read as checked']);
+}
+
+/**
+ * Financing type when ¶3B's boxes could not be read (a financed amount with no readable box): the single
+ * financing addendum checked in ¶22 (Third Party Financing, Loan Assumption or Seller Financing Addendum — ¶3B
+ * names the same three), at 0.9 of the addenda's confidence. Otherwise unchanged.
+ */
+export function financingFromAddenda(
+  financing: ExtractedField<FinancingType>,
+  addenda: ExtractedField<string[]>,
+): ExtractedField<FinancingType> {
+  if (financing.value !== null || !addenda.value) return financing;
+  const byTitle: [string, FinancingType][] = [
+    ['Third Party Financing Addendum', 'third_party'],
+    ['Loan Assumption Addendum', 'loan_assumption'],
+    ['Seller Financing Addendum', 'seller_financing'],
+  ];
+  const hits = byTitle.filter(([title]) => addenda.value!.includes(title));
+  if (hits.length !== 1) return financing;
+  const confidence = Math.round(addenda.confidence * 900) / 1000;
+  return { value: hits[0][1], confidence, citations: addenda.citations, warnings: confidence < 0.8 ? ['low confidence'] : [] };
 }
 
 /** The ¶22 title of the mandatory-membership (property owners association) addendum. */
@@ -795,6 +818,7 @@ export function extractTrec2018(blocks: Block[], doc: DocText = buildDocText(blo
   fields.effectiveDate = readEffectiveDate(ctx);
   fields.addenda = readAddenda(ctx);
   fields.hoa = combineHoa(fields.hoa, fields.addenda);
+  fields.financingType = financingFromAddenda(fields.financingType, fields.addenda);
   Object.assign(fields, readBrokers(ctx));
   fields.financingDeadlineDays = readFinancingDeadlineDays(ctx);
 
