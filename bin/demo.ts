@@ -2,11 +2,14 @@
  * `npm run demo` (with `npm start` running): the product's main path on a real Texas form. Fills the official
  * TREC 20-18 with a fictional financed purchase, uploads it through a presigned URL, waits for the extraction
  * job, prints each field with its confidence and first citation, applies it, and prints the resulting deal with
- * its key dates, parties and tasks. Reads `.data/local-credentials.json`; `DEMO_FIXTURE` picks another value
- * set (see test/fixtures/trec/value-sets.ts).
+ * its key dates, parties and tasks. Last, it checks the deal against what was filled in (closing date,
+ * option-period deadline, buyers and sellers) and exits 1 on a mismatch. Reads `.data/local-credentials.json`;
+ * `DEMO_FIXTURE` picks another value set (see test/fixtures/trec/value-sets.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { FIELD_NAMES } from '#domain/extraction/fields';
+import { addDays } from '#domain/calendar';
 
 const creds = JSON.parse(readFileSync(path.resolve(process.env.DATA_DIR ?? '.data', 'local-credentials.json'), 'utf8')) as { baseUrl: string; keys: { actions: string } };
 const base = `${creds.baseUrl}/api/v1`;
@@ -23,11 +26,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
   const { fillTrec2018 } = await import('../test/fixtures/trec/fill.ts');
-  const sets = (await import('../test/fixtures/trec/value-sets.ts')) as Record<string, unknown>;
+  const { VALUE_SETS } = await import('../test/fixtures/trec/value-sets.ts');
   const name = process.env.DEMO_FIXTURE ?? 'financedPurchase';
-  const valueSets = (sets.valueSets ?? sets) as Record<string, any>;
-  const values = valueSets[name];
-  if (!values) throw new Error(`unknown DEMO_FIXTURE ${name}; one of ${Object.keys(valueSets).join(', ')}`);
+  if (!(name in VALUE_SETS)) throw new Error(`unknown DEMO_FIXTURE ${name}; one of ${Object.keys(VALUE_SETS).join(', ')}`);
+  const values = VALUE_SETS[name as keyof typeof VALUE_SETS];
 
   console.log(`1. Filling the official TREC 20-18 (value set "${name}", fictional parties)…`);
   const pdf = await fillTrec2018(values);
@@ -51,7 +53,8 @@ async function main() {
   if (!job || job.state !== 'completed') throw new Error(`extraction did not complete: ${JSON.stringify(job?.error ?? job?.state)}`);
   const r = job.result;
   console.log(`   job ${job.jobId}: ${r.formType}, ${r.pageCount} pages, confidence ${r.confidence}, review ${r.requiresReview ? 'needed' : 'not needed'}`);
-  for (const [field, f] of Object.entries<any>(r.fields)) {
+  for (const field of FIELD_NAMES) {
+    const f = r.fields[field];
     if (f.value === null && !f.warnings.length) continue;
     const cite = f.citations[0] ? `p${f.citations[0].page} "${String(f.citations[0].text).slice(0, 40)}"` : '';
     console.log(`   ${field.padEnd(22)} ${JSON.stringify(f.value).slice(0, 60).padEnd(62)} ${f.confidence.toFixed(2)}  ${cite}${f.warnings.length ? `  ⚠ ${f.warnings.join('; ')}` : ''}`);
@@ -67,6 +70,24 @@ async function main() {
   for (const c of deal.contacts ?? []) console.log(`     ${String(c.role).padEnd(24)} ${c.name ?? [c.firstName, c.lastName].filter(Boolean).join(' ')}`);
   console.log('   Tasks:');
   for (const t of deal.tasks) console.log(`     ${t.dueDate ?? '(no date)'}  ${t.title}${t.linkedMilestoneName ? `  ↔ ${t.linkedMilestoneName}` : ''}`);
+
+  console.log('5. Checking the deal against what was filled in…');
+  const dateOf = (type: string) => deal.keyDates.find((k: any) => k.keyDateType === type)?.dateValue ?? null;
+  const namesOf = (role: string) =>
+    (deal.contacts ?? []).filter((c: any) => c.role === role).map((c: any) => c.name ?? [c.firstName, c.lastName].filter(Boolean).join(' '));
+  const checks: [string, unknown, unknown][] = [
+    ['closing date', dateOf('ClosingDate'), values.closingDate],
+    ['option-period deadline', dateOf('InspectionDeadline'), values.optionPeriodDays ? addDays(values.effectiveDate, values.optionPeriodDays) : null],
+    ['buyers', namesOf('Buyer'), values.buyers],
+    ['sellers', namesOf('Seller'), values.sellers],
+  ];
+  let mismatches = 0;
+  for (const [what, got, filled] of checks) {
+    const ok = JSON.stringify(got) === JSON.stringify(filled);
+    if (!ok) mismatches++;
+    console.log(`   ${ok ? '✓' : '✗'} ${what.padEnd(24)} ${JSON.stringify(got)}${ok ? '' : `  (filled in: ${JSON.stringify(filled)})`}`);
+  }
+  if (mismatches) throw new Error(`${mismatches} value(s) differ from what was filled in`);
 }
 
 main().catch((err) => {

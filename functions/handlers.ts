@@ -2,10 +2,10 @@
  * Every group's handler module, by group, for the local runtime and tests (CDK bundles each
  * `functions/<group>/handler.ts` separately). Loaded lazily so a process imports only what it serves.
  */
-import type { LambdaGroup } from '#api/types';
+import type { LambdaGroup, OperationSpec } from '#api/types';
 import type { GroupHandler } from '#http/pipeline';
 
-type Module = { handler: GroupHandler; operations: Record<string, unknown> };
+type Module = { handler: GroupHandler; manifest: readonly OperationSpec[]; operations: Record<string, unknown> };
 
 export const groupModules: Record<LambdaGroup, () => Promise<Module>> = {
   meta: () => import('./meta/handler.ts'),

@@ -3,6 +3,7 @@
  * URL, update, delete, the deal's document list, order and missing documents. `share` stays planned (501).
  */
 import { groupHandler } from '#http/pipeline';
+import { documentsOperations } from '#api/manifest/documents';
 import { createDocumentUploadUrl } from './create-document-upload-url.ts';
 import { uploadDocument } from './upload-document.ts';
 import { extractDocument } from './extract-document.ts';
@@ -28,4 +29,6 @@ export const operations = {
   listMissingDocuments,
 };
 /** The group's Lambda handler (API Gateway HTTP API v2 events). */
-export const handler = groupHandler('documents', operations);
+/** The group's operations (manifest): the only routes this function resolves. */
+export const manifest = documentsOperations;
+export const handler = groupHandler('documents', manifest, operations);

@@ -3,6 +3,7 @@
  * the local router, `GET /catalog`, scope checks and the coverage table all derive from this list.
  */
 import type { HttpMethod, LambdaGroup, OperationSpec } from '#api/types';
+import { routeKeyOf } from '#api/route-key';
 import { metaOperations } from './manifest/meta.ts';
 import { accountOperations } from './manifest/account.ts';
 import { accountExtrasOperations } from './manifest/account-extras.ts';
@@ -39,8 +40,7 @@ export const operations: readonly OperationSpec[] = [
   ...partnerOperations,
 ];
 
-/** API Gateway route key of an operation, e.g. `GET /api/v1/transactions/{transactionId}`. */
-export const routeKeyOf = (op: Pick<OperationSpec, 'method' | 'path'>): string => `${op.method} ${op.path}`;
+export { routeKeyOf };
 
 const byRouteKey = new Map(operations.map((op) => [routeKeyOf(op), op]));
 

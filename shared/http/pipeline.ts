@@ -5,7 +5,7 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { LambdaGroup } from '#api/types';
+import type { LambdaGroup, OperationSpec } from '#api/types';
 import { NotImplementedError } from '#http/errors';
 import type { OperationHandler } from '#http/context';
 import { stateOfContext } from '#http/state';
@@ -28,12 +28,20 @@ export interface GroupHandlerOptions {
 
 /**
  * @param group the Lambda group whose routes this function serves
+ * @param manifest the group's operations (`#api/manifest/<group>`): importing only these keeps the other
+ *   groups' schemas out of the bundle
  * @param handlers operationId → implementation (operations of the group without one answer 501)
+ * @throws Error at module load when `manifest` holds another group's operation (a wiring mistake)
  */
-export function groupHandler(group: LambdaGroup, handlers: Record<string, OperationHandler>, options: GroupHandlerOptions = {}): GroupHandler {
+export function groupHandler(
+  group: LambdaGroup,
+  manifest: readonly OperationSpec[],
+  handlers: Record<string, OperationHandler>,
+  options: GroupHandlerOptions = {},
+): GroupHandler {
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(errorEnvelope())
-    .use(resolveOperation(group))
+    .use(resolveOperation(group, manifest))
     .use(authenticate())
     .use(validateInput())
     .use(idempotency())

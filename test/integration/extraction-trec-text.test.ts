@@ -72,7 +72,9 @@ describe('TREC 20-18 text-layer fixtures → exact fields', () => {
     );
     expect(kd.OptionFeeDue.dateValue).toBe('2025-07-17');
     expect(kd.ClosingDate.dateValue).toBe('2025-08-22');
-    expect(r.warnings).toContain('FinancingDeadline not set: no financing addendum gives one');
+    expect(r.warnings).toContain(
+      'FinancingDeadline not set: the Seller Financing Addendum is a separate form; enter its financing approval deadline',
+    );
   });
 
   it('holidayOptionEnd: Christmas is a legal holiday for the earnest money (¶5A(2)) but the option period still ends on it', async () => {

@@ -12,6 +12,7 @@ import { useTestTable } from '../support/test-table.ts';
 import { createOrganization } from '#db/orgs';
 import { db, tableName } from '#db/client';
 import { groupHandler } from '#http/pipeline';
+import { messagingOperations } from '#api/manifest/messaging';
 import { NotFoundError } from '#http/errors';
 import { localContext } from '#lib/local/api-event';
 
@@ -26,6 +27,7 @@ let failNext = false;
 
 const handler = groupHandler(
   'messaging',
+  messagingOperations,
   {
     sendTransactionEmail: async (input) => {
       calls.send++;
@@ -212,7 +214,7 @@ describe('Idempotency-Key through the pipeline', () => {
 
 describe('planned operations', () => {
   it('still answer 501 not_implemented without allowPlanned, even with a handler', async () => {
-    const deployed = groupHandler('messaging', { sendTransactionEmail: async () => ({ body: {} }) });
+    const deployed = groupHandler('messaging', messagingOperations, { sendTransactionEmail: async () => ({ body: {} }) });
 
     const res = (await deployed(event(SEND, {}), localContext('test-messaging'))) as APIGatewayProxyStructuredResultV2;
 

@@ -220,7 +220,7 @@ describe('extractContract — TREC 20-18 rules on hand-made blocks', () => {
     });
     expect(r.confidence).toBe(0.99);
     expect(r.requiresReview).toBe(false);
-    expect(r.warnings).toEqual(['FinancingDeadline not set: no financing addendum gives one']);
+    expect(r.warnings).toEqual(['FinancingDeadline not set: the Third Party Financing Addendum is a separate form; enter its financing approval deadline']);
     expect(r.keyDates.map((k) => [k.keyDateType, k.dateValue])).toEqual([
       ['ClosingDate', '2025-08-29'],
       ['InspectionDeadline', '2025-07-25'],

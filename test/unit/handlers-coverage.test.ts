@@ -12,6 +12,8 @@ describe('group handlers match the manifest', () => {
       .sort();
     expect(Object.keys(mod.operations).sort()).toEqual(implemented);
     expect(typeof mod.handler).toBe('function');
+    // The function resolves exactly its group's routes (and bundles no other group's schemas).
+    expect(mod.manifest).toEqual(operationsOfGroup(group));
   });
 
   it('every group of the manifest has a handler module', () => {

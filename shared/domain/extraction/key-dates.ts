@@ -82,7 +82,8 @@ const kd = (keyDateType: ExtractedKeyDateType, dateValue: string, label: string,
  *   deadline* is used (Commitment: ¶6B days after the Title Company receives the contract — its receipt date
  *   when filled, else the Effective Date; survey: ¶6C), and the notes say so.
  * - `FinancingDeadline` — only from `fields.financingDeadlineDays` (Third Party Financing Addendum); otherwise
- *   the warning "FinancingDeadline not set: no financing addendum gives one". Never guessed.
+ *   the warning "FinancingDeadline not set: …" saying why (no financing addendum gives one; or, when ¶22 checks
+ *   one, that the addendum is a separate form whose deadline must be entered). Never guessed.
  *
  * `terms` defaults to {@link TREC_20_18_TERMS} for TREC and to none for generic contracts. Dates that need a
  * missing field are skipped with a warning naming the field.
@@ -207,7 +208,13 @@ export function computeKeyDates(
       ),
     );
   } else if (finDays === null) {
-    warnings.push('FinancingDeadline not set: no financing addendum gives one');
+    // TREC's financing addendum (TREC 40) is a separate form: checking it in ¶22 does not put its deadline here.
+    const addendum = fields.addenda.value?.find((a) => /Financing Addendum$/.test(a));
+    warnings.push(
+      addendum
+        ? `FinancingDeadline not set: the ${addendum} is a separate form; enter its financing approval deadline`
+        : 'FinancingDeadline not set: no financing addendum gives one',
+    );
   }
 
   return { keyDates, warnings };
