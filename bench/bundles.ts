@@ -24,12 +24,25 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 export const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 `;
 
+/**
+ * The SDK floor of the groups that also talk to S3 (documents, extractions): the baseline plus the S3 client
+ * and presigner they cannot do without, so their own overhead can be told from the S3 SDK's.
+ */
+const S3_FLOOR_SOURCE = `${BASELINE_SOURCE}
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+export const s3 = new S3Client({});
+export const s3Parts = [PutObjectCommand, getSignedUrl];
+`;
+
 export interface BundleInfo {
   name: string;
   file: string;
   bytes: number;
   /** The three largest npm packages in the bundle (bytes of output they contribute). */
   topPackages: { name: string; bytes: number }[];
+  /** The bundle holds the S3 client (compare its init with the S3 floor too). */
+  usesS3: boolean;
 }
 
 const common = (outfile: string): BuildOptions => ({
@@ -49,8 +62,14 @@ const common = (outfile: string): BuildOptions => ({
   logLevel: 'silent',
 });
 
+function outputOf(meta: Metafile, outfile: string) {
+  return Object.entries(meta.outputs).find(([f]) => path.resolve(f) === path.resolve(outfile))?.[1];
+}
+
+const usesS3 = (meta: Metafile, outfile: string): boolean => Object.keys(outputOf(meta, outfile)?.inputs ?? {}).some((i) => i.includes('@aws-sdk/client-s3/'));
+
 function topPackages(meta: Metafile, outfile: string): BundleInfo['topPackages'] {
-  const out = Object.entries(meta.outputs).find(([f]) => path.resolve(f) === path.resolve(outfile))?.[1];
+  const out = outputOf(meta, outfile);
   const byPkg = new Map<string, number>();
   for (const [input, { bytesInOutput }] of Object.entries(out?.inputs ?? {})) {
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
@@ -72,17 +91,27 @@ export async function bundleGroups(root: string, groups: readonly string[], outD
       const outfile = path.join(outDir, group, 'index.mjs');
       mkdirSync(path.dirname(outfile), { recursive: true });
       const result = await build({ ...common(outfile), absWorkingDir: root, entryPoints: [path.join(root, 'functions', group, 'handler.ts')] });
-      return { name: group, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(result.metafile!, outfile) };
+      const meta = result.metafile!;
+      return { name: group, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(meta, outfile), usesS3: usesS3(meta, outfile) };
     }),
   );
 }
 
-/** Bundles the baseline: a module that only constructs `DynamoDBDocumentClient.from(new DynamoDBClient({}))`. */
-export async function bundleBaseline(root: string, outDir: string): Promise<BundleInfo> {
-  const outfile = path.join(outDir, 'baseline-dynamodb-client', 'index.mjs');
+const REFERENCES = {
+  dynamodb: { dir: 'baseline-dynamodb-client', name: 'baseline (DynamoDB client only)', source: BASELINE_SOURCE },
+  's3-floor': { dir: 'floor-dynamodb-s3-clients', name: 'S3 floor (DynamoDB + S3 clients)', source: S3_FLOOR_SOURCE },
+} as const;
+
+/**
+ * Bundles a reference module: `dynamodb` (the baseline: only `DynamoDBDocumentClient.from(new DynamoDBClient({}))`)
+ * or `s3-floor` (the baseline plus an S3 client and the presigner).
+ */
+export async function bundleBaseline(root: string, outDir: string, kind: keyof typeof REFERENCES = 'dynamodb'): Promise<BundleInfo> {
+  const ref = REFERENCES[kind];
+  const outfile = path.join(outDir, ref.dir, 'index.mjs');
   mkdirSync(path.dirname(outfile), { recursive: true });
-  const result = await build({ ...common(outfile), absWorkingDir: root, stdin: { contents: BASELINE_SOURCE, resolveDir: root, sourcefile: 'baseline-dynamodb-client.ts', loader: 'ts' } });
-  return { name: 'baseline (DynamoDB client only)', file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(result.metafile!, outfile) };
+  const result = await build({ ...common(outfile), absWorkingDir: root, stdin: { contents: ref.source, resolveDir: root, sourcefile: `${ref.dir}.ts`, loader: 'ts' } });
+  return { name: ref.name, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(result.metafile!, outfile), usesS3: kind === 's3-floor' };
 }
 
 /** One fresh `node` process importing `file`; resolves with the import's duration (ms) as the module measured it. */

@@ -50,11 +50,13 @@ export function scoreComparisons(rows: FieldComparison[]): { accuracy: number; p
  */
 export function formatAccuracyTable(byDocument: Record<string, FieldComparison[]>): string {
   const docs = Object.keys(byDocument);
+  // Column width: the longest document name, at least 20; a wrong value is cut to fit its column.
+  const width = Math.max(20, ...docs.map((d) => d.length));
   const clip = (v: unknown) => {
-    const s = JSON.stringify(v);
-    return s.length > 40 ? `${s.slice(0, 37)}...` : s;
+    const s = `✗ ${JSON.stringify(v)}`;
+    return s.length > width ? `${s.slice(0, width - 1)}…` : s;
   };
-  const lines = [`${'field'.padEnd(22)} ${docs.map((d) => d.padEnd(20)).join(' ')} accuracy`];
+  const lines = [`${'field'.padEnd(22)} ${docs.map((d) => d.padEnd(width)).join(' ')} accuracy`];
   let exact = 0;
   let total = 0;
   for (const field of FIELD_NAMES) {
@@ -62,9 +64,9 @@ export function formatAccuracyTable(byDocument: Record<string, FieldComparison[]
     const ok = cells.filter((c) => c.exact).length;
     exact += ok;
     total += cells.length;
-    const shown = cells.map((c) => (c.exact ? '✓' : `✗ ${clip(c.actual)}`).padEnd(20)).join(' ');
+    const shown = cells.map((c) => (c.exact ? '✓' : clip(c.actual)).padEnd(width)).join(' ');
     lines.push(`${field.padEnd(22)} ${shown} ${((100 * ok) / cells.length).toFixed(0)}%`);
   }
-  lines.push(`${'TOTAL'.padEnd(22)} ${docs.map(() => ''.padEnd(20)).join(' ')} ${exact}/${total} = ${((100 * exact) / Math.max(1, total)).toFixed(1)}%`);
+  lines.push(`${'TOTAL'.padEnd(22)} ${docs.map(() => ''.padEnd(width)).join(' ')} ${exact}/${total} = ${((100 * exact) / Math.max(1, total)).toFixed(1)}%`);
   return lines.join('\n');
 }
