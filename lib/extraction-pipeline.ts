@@ -3,7 +3,7 @@
  *
  *   browser PUT (presigned) ─▶ documents bucket ──ObjectCreated, prefix org/──▶ document-uploaded ──StartExecution──▶
  *   state machine: MarkRunning → StartOcr → (WaitForOcr → GetOcrStatus)* → CollectBlocks → ExtractFields | MarkFailed
- *                                 │ Textract async text detection           │ ocr/<orgId>/<jobId>/blocks.json
+ *                                 │ Textract async analysis (FORMS)         │ ocr/<orgId>/<jobId>/blocks.json
  *
  * - Documents bucket: private (all public access blocked), SSE-S3, TLS only, unversioned; lifecycle: incomplete
  *   multipart uploads aborted after 1 day, OCR blocks files (`ocr/`) expired after 30 days, documents (`org/`)
@@ -71,9 +71,9 @@ const STEP_SIZING: Readonly<Record<ExtractionStep, { timeout: number; memorySize
 
 /** Textract actions each OCR step calls (none supports resource-level permissions). */
 const TEXTRACT_ACTIONS: Partial<Record<ExtractionStep, string[]>> = {
-  startOcr: ['textract:StartDocumentTextDetection'],
-  getOcrStatus: ['textract:GetDocumentTextDetection'],
-  collectBlocks: ['textract:GetDocumentTextDetection'],
+  startOcr: ['textract:StartDocumentAnalysis'],
+  getOcrStatus: ['textract:GetDocumentAnalysis'],
+  collectBlocks: ['textract:GetDocumentAnalysis'],
 };
 
 /** Steps that read or write the bucket through shared/ports/blob-store.ts (which reads `DOCUMENTS_BUCKET`). */
@@ -174,8 +174,8 @@ export class ExtractionPipeline extends Construct {
           id: 'AwsSolutions-IAM5[Resource::*]',
           reason:
             'Resource "*" holds only actions without resource-level permissions: Amazon Textract ' +
-            `${textract.join(', ')} (Textract supports no resource ARNs or condition keys for these), and ` +
-            'xray:PutTraceSegments/PutTelemetryRecords (active tracing).',
+            `${textract.join(', ')} (without a custom adapter, which this pipeline does not use, these take no resource ` +
+            'ARN or condition key), and xray:PutTraceSegments/PutTelemetryRecords (active tracing).',
         });
       }
       steps[step] = fn;

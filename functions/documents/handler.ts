@@ -28,7 +28,7 @@ export const operations = {
   reorderTransactionDocuments,
   listMissingDocuments,
 };
-/** The group's Lambda handler (API Gateway HTTP API v2 events). */
 /** The group's operations (manifest): the only routes this function resolves. */
 export const manifest = documentsOperations;
+/** The group's Lambda handler (API Gateway HTTP API v2 events). */
 export const handler = groupHandler('documents', manifest, operations);

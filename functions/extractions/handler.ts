@@ -7,7 +7,7 @@ import { getExtractionSourceUrl } from './get-extraction-source-url.ts';
 
 /** operationId → implementation. */
 export const operations = { startExtraction, getExtraction, getExtractionSourceUrl };
-/** The group's Lambda handler (API Gateway HTTP API v2 events). */
 /** The group's operations (manifest): the only routes this function resolves. */
 export const manifest = extractionsOperations;
+/** The group's Lambda handler (API Gateway HTTP API v2 events). */
 export const handler = groupHandler('extractions', manifest, operations);

@@ -159,9 +159,9 @@ describe('state machine', () => {
 describe('step functions', () => {
   const TEXTRACT: Record<ExtractionStep, string[]> = {
     markRunning: [],
-    startOcr: ['textract:StartDocumentTextDetection'],
-    getOcrStatus: ['textract:GetDocumentTextDetection'],
-    collectBlocks: ['textract:GetDocumentTextDetection'],
+    startOcr: ['textract:StartDocumentAnalysis'],
+    getOcrStatus: ['textract:GetDocumentAnalysis'],
+    collectBlocks: ['textract:GetDocumentAnalysis'],
     extractFields: [],
     markFailed: [],
   };

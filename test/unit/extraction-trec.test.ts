@@ -344,3 +344,65 @@ describe('extractContract — TREC 20-18 rules on hand-made blocks', () => {
     expect(() => extractContract({ pageCount: 1, blocks: [{ BlockType: 'PAGE', Page: 1 }], methods: {} })).toThrow(ExtractionError);
   });
 });
+
+describe('extractContract — checkboxes from Textract SELECTION_ELEMENT blocks (document analysis with FORMS)', () => {
+  /** A checkbox as Textract FORMS analysis returns it, over the printed box at (left, top) of the layout above. */
+  const sel = (page: number, left: number, top: number, selected: boolean): Block => ({
+    BlockType: 'SELECTION_ELEMENT',
+    Id: `sel-${page}-${left}-${top}`,
+    Page: page,
+    SelectionStatus: selected ? 'SELECTED' : 'NOT_SELECTED',
+    Confidence: 97,
+    Geometry: { BoundingBox: { Left: left, Top: top, Width: 0.012, Height: 0.011 } },
+  });
+  /** The form's boxes (page, left, top), as `trecPages` places them. */
+  const BOXES = {
+    finTpf: [1, 0.512, 0.63],
+    finLoan: [1, 0.121, 0.648],
+    finSeller: [1, 0.406, 0.648],
+    survey1: [3, 0.095, 0.105],
+    survey2: [3, 0.095, 0.19],
+    survey3: [3, 0.095, 0.254],
+    hoaIs: [3, 0.742, 0.59],
+    hoaIsNot: [3, 0.781, 0.59],
+    addTpf: [8, 0.1077, 0.346],
+    addSellerLease: [8, 0.517, 0.346],
+    addSellerFin: [8, 0.1077, 0.365],
+    addShortSale: [8, 0.517, 0.365],
+    addHoa: [8, 0.1077, 0.384],
+    addLoan: [8, 0.1077, 0.43],
+    addFixtures: [8, 0.517, 0.43],
+  } as const;
+  /** One SELECTION_ELEMENT per box: SELECTED for `checked`, NOT_SELECTED for every other. */
+  const selections = (...checked: (keyof typeof BOXES)[]): Block[] =>
+    Object.entries(BOXES).map(([name, [page, left, top]]) => sel(page, left, top, checked.includes(name as keyof typeof BOXES)));
+  const run = (v: Partial<V>, extra: Block[]) => extractContract(ocrOf([...buildBlocks(trecPages({ ...V0, ...v })), ...extra]));
+
+  it('SELECTED decides a box with no check glyph in the text', () => {
+    // check: '' → the text has only the empty "q" boxes; what is checked comes from the elements alone.
+    const v: Partial<V> = { check: '', surveyBox: 2, surveyDays: '14' };
+    const plain = run(v, []);
+    expect(plain.fields.financingType.value).toBeNull();
+    expect(plain.fields.hoa.value).toBeNull();
+    expect(plain.fields.addenda.value).toEqual([]);
+
+    const r = run(v, selections('finSeller', 'survey2', 'hoaIsNot', 'addSellerFin'));
+    expect(r.fields.financingType.value).toBe('seller_financing');
+    expect(r.fields.surveyDays.value).toBe(14);
+    expect(r.fields.surveyDays.confidence).toBeGreaterThan(plain.fields.surveyDays.confidence);
+    expect(r.fields.hoa.value).toBe(false);
+    expect(r.fields.addenda.value).toEqual(['Seller Financing Addendum']);
+  });
+
+  it('NOT_SELECTED decides an empty box even when check-glyph text is there', () => {
+    // V0's text has "4" check glyphs over ¶3B Third Party, ¶6C(1), ¶6E(2) "is", and two ¶22 addenda.
+    const r = run({}, selections('finLoan', 'hoaIsNot', 'addLoan'));
+    expect(r.fields.financingType.value).toBe('loan_assumption');
+    expect(r.fields.hoa.value).toBe(false);
+    expect(r.fields.hoa.warnings).toEqual([]);
+    expect(r.fields.addenda.value).toEqual(['Loan Assumption Addendum']);
+    // ¶6C: no box selected, so the days come from the only option with a number, at lower confidence.
+    expect(r.fields.surveyDays.value).toBe(10);
+    expect(r.fields.surveyDays.confidence).toBeLessThan(extract().fields.surveyDays.confidence);
+  });
+});

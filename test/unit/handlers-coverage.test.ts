@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { lambdaGroups, operationsOfGroup } from '#api/operations';
 import { groupModules } from '#functions/handlers';
+import { groupHandler } from '#http/pipeline';
+import { transactionsOperations } from '#api/manifest/transactions';
 
 describe('group handlers match the manifest', () => {
   it.each(lambdaGroups.map((g) => [g]))('%s', async (group) => {
@@ -18,5 +20,9 @@ describe('group handlers match the manifest', () => {
 
   it('every group of the manifest has a handler module', () => {
     expect(Object.keys(groupModules).sort()).toEqual([...lambdaGroups].sort());
+  });
+
+  it("refuses to wire a group's handler with another group's operations", () => {
+    expect(() => groupHandler('documents', transactionsOperations, {})).toThrow(/belongs to group transactions, not documents/);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Geometry-aware text helpers over Textract-shaped OCR blocks (LINE/WORD with `Page`, a normalized
- * `Geometry.BoundingBox` with top-left origin, and `Confidence` 0–100), shared by every form's rules.
+ * `Geometry.BoundingBox` with top-left origin, and `Confidence` 0–100; plus SELECTION_ELEMENT checkboxes when
+ * the source emits them, as Textract's FORMS analysis does), shared by every form's rules.
  *
  * The model: a page is a list of **tokens** (whitespace-separated words with their boxes), grouped into
  * **rows** by vertical overlap and read left to right, rows top to bottom. Reading order therefore comes from

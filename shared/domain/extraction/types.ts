@@ -1,8 +1,8 @@
 /**
  * Contract-extraction types shared by the OCR adapters, the extractor, key-date math, the extraction jobs
  * and apply-to-deal. OCR output is Textract's own `Block` shape (LINE/WORD with `Page`, a normalized
- * `Geometry.BoundingBox` and `Confidence` 0–100), whether it came from Textract, the PDF text layer or
- * tesseract.js, so one extractor serves every source.
+ * `Geometry.BoundingBox` and `Confidence` 0–100; Textract also emits SELECTION_ELEMENT checkboxes), whether it
+ * came from Textract, the PDF text layer or tesseract.js, so one extractor serves every source.
  */
 import type { Block } from '@aws-sdk/client-textract';
 
