@@ -110,6 +110,16 @@ describe('computeKeyDates — TREC 20-18', () => {
     expect(k.EarnestMoneyDue.dateValue).toBe('2025-07-22');
   });
 
+  it.each([
+    ['Third Party Financing Addendum'],
+    ['Seller Financing Addendum'],
+    ['Loan Assumption Addendum'],
+  ])('names a checked %s (a separate form) instead of guessing FinancingDeadline', (title) => {
+    const r = computeKeyDates(fields({ ...base, addenda: ['Addendum for Coastal Area Property', title] }), 'TREC 20-18');
+    expect(byType(r).FinancingDeadline).toBeUndefined();
+    expect(r.warnings).toEqual([`FinancingDeadline not set: the ${title} is a separate form; enter its financing approval deadline`]);
+  });
+
   it('sets FinancingDeadline only from financingDeadlineDays', () => {
     const r = computeKeyDates(fields({ ...base, financingDeadlineDays: 22 }), 'TREC 20-18');
     const k = byType(r);

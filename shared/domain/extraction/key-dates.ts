@@ -209,7 +209,7 @@ export function computeKeyDates(
     );
   } else if (finDays === null) {
     // TREC's financing addendum (TREC 40) is a separate form: checking it in ¶22 does not put its deadline here.
-    const addendum = fields.addenda.value?.find((a) => /Financing Addendum$/.test(a));
+    const addendum = fields.addenda.value?.find((a) => /(Financing|Loan Assumption) Addendum$/.test(a));
     warnings.push(
       addendum
         ? `FinancingDeadline not set: the ${addendum} is a separate form; enter its financing approval deadline`
