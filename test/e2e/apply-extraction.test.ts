@@ -7,25 +7,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startTestApi, type TestApi, type TestOrg } from '../support/http-client.ts';
+import type { TestApi, TestOrg } from '../support/http-client.ts';
 import { createDeal, eventsFor, outboxEvents, postTask, putKeyDates } from './deal-fixtures.ts';
-import { extractionResult, startTestS3, TREC_VALUES, uploadAndComplete, type TestS3 } from './documents-fixtures.ts';
+import { extractionResult, startDocumentsHarness, TREC_VALUES, uploadAndComplete, type DocumentsHarness, type TestS3 } from './documents-fixtures.ts';
 import { createJob } from '#db/extraction-jobs';
 
+let h: DocumentsHarness;
 let t: TestApi;
 let s3: TestS3;
 let org: TestOrg;
 let other: TestOrg;
 beforeAll(async () => {
-  t = await startTestApi();
-  s3 = await startTestS3();
-  org = await t.newOrg('Apply Realty');
-  other = await t.newOrg('Elsewhere Realty');
+  h = await startDocumentsHarness('Apply Realty', 'Elsewhere Realty');
+  ({ t, s3, org, other } = h);
 });
-afterAll(async () => {
-  await t.close();
-  await s3.close();
-});
+afterAll(() => h.close());
 
 const apply = (body: Record<string, unknown>, key = org.keys.actions) => t.call('POST', '/api/v1/transactions', { key, body });
 

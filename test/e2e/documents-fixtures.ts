@@ -13,6 +13,7 @@ import { computeKeyDates } from '#domain/extraction/key-dates';
 import type { ContractFieldName, ContractFields, ExtractedField, ExtractionResult } from '#domain/extraction/types';
 import { CONTRACT_FIELD_KINDS } from '#domain/apply-extraction';
 import { completeJob } from '#db/extraction-jobs';
+import { startTestApi, type TestApi, type TestOrg } from '../support/http-client.ts';
 
 /** The local S3 of a test file, with the workflow starts it saw. */
 export interface TestS3 extends LocalS3 {
@@ -43,6 +44,31 @@ export async function startTestS3(): Promise<TestS3> {
       await s3.stop();
       resetBlobStore();
       rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What a documents test file runs against: the HTTP API, s3rver, our organization and another one. */
+export interface DocumentsHarness {
+  t: TestApi;
+  s3: TestS3;
+  org: TestOrg;
+  other: TestOrg;
+  close(): Promise<void>;
+}
+
+/** Starts the test API and s3rver and creates two organizations named `orgName` and `otherName`. */
+export async function startDocumentsHarness(orgName: string, otherName: string): Promise<DocumentsHarness> {
+  const t = await startTestApi();
+  const s3 = await startTestS3();
+  return {
+    t,
+    s3,
+    org: await t.newOrg(orgName),
+    other: await t.newOrg(otherName),
+    async close() {
+      await t.close();
+      await s3.close();
     },
   };
 }

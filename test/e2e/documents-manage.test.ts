@@ -6,25 +6,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startTestApi, type TestApi, type TestOrg } from '../support/http-client.ts';
+import type { TestApi, TestOrg } from '../support/http-client.ts';
 import { createDeal, eventsFor, outboxEvents } from './deal-fixtures.ts';
-import { extractionResult, pdfBytes, startTestS3, TREC_VALUES, uploadAndComplete, waitFor, type TestS3 } from './documents-fixtures.ts';
+import { extractionResult, pdfBytes, startDocumentsHarness, TREC_VALUES, uploadAndComplete, waitFor, type DocumentsHarness } from './documents-fixtures.ts';
 import { headObject } from '#ports/blob-store';
 
+let h: DocumentsHarness;
 let t: TestApi;
-let s3: TestS3;
 let org: TestOrg;
 let other: TestOrg;
 beforeAll(async () => {
-  t = await startTestApi();
-  s3 = await startTestS3();
-  org = await t.newOrg('Docs Realty');
-  other = await t.newOrg('Not Yours Realty');
+  h = await startDocumentsHarness('Docs Realty', 'Not Yours Realty');
+  ({ t, org, other } = h);
 });
-afterAll(async () => {
-  await t.close();
-  await s3.close();
-});
+afterAll(() => h.close());
 
 /** Uploads a PDF inline without extraction and waits until it is recorded. @returns its id */
 async function addDocument(fileName: string, transactionId?: string, documentType?: string): Promise<string> {

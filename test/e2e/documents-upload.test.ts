@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startTestApi, type TestApi, type TestOrg } from '../support/http-client.ts';
+import type { TestApi, TestOrg } from '../support/http-client.ts';
 import { createDeal, eventsFor, outboxEvents } from './deal-fixtures.ts';
-import { extractionResult, pdfBytes, startTestS3, waitFor, type TestS3 } from './documents-fixtures.ts';
+import { extractionResult, pdfBytes, startDocumentsHarness, waitFor, type DocumentsHarness, type TestS3 } from './documents-fixtures.ts';
 import { headObject, presignPut, putObject } from '#ports/blob-store';
 import { handler as documentUploaded } from '#functions/document-uploaded/handler';
 import type { S3Event } from 'aws-lambda';
@@ -21,20 +21,16 @@ import { db, tableName } from '#db/client';
 const documentCount = async (orgId: string) =>
   (await db().send(new ScanCommand({ TableName: tableName(), FilterExpression: 'entity = :e AND orgId = :o', ExpressionAttributeValues: { ':e': 'Document', ':o': orgId }, ConsistentRead: true, Select: 'COUNT' }))).Count;
 
+let h: DocumentsHarness;
 let t: TestApi;
 let s3: TestS3;
 let org: TestOrg;
 let other: TestOrg;
 beforeAll(async () => {
-  t = await startTestApi();
-  s3 = await startTestS3();
-  org = await t.newOrg('Upload Realty');
-  other = await t.newOrg('Other Realty');
+  h = await startDocumentsHarness('Upload Realty', 'Other Realty');
+  ({ t, s3, org, other } = h);
 });
-afterAll(async () => {
-  await t.close();
-  await s3.close();
-});
+afterAll(() => h.close());
 
 const uploadUrl = (body: Record<string, unknown>, key = org.keys.draft) => t.call('POST', '/api/v1/documents/upload-url', { key, body });
 const getDoc = (id: string, key = org.keys.read) => t.call('GET', `/api/v1/documents/${id}`, { key });
