@@ -7,17 +7,28 @@
  * `DEMO_FIXTURE` picks another value set (see test/fixtures/trec/value-sets.ts); `DEMO_SCAN=1` uploads an
  * image-only copy instead (read by tesseract.js locally; about 45 s).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FIELD_NAMES } from '#domain/extraction/fields';
 import { addDays } from '#domain/calendar';
 
-const creds = JSON.parse(readFileSync(path.resolve(process.env.DATA_DIR ?? '.data', 'local-credentials.json'), 'utf8')) as { baseUrl: string; keys: { actions: string } };
+const START_FIRST = 'Start the local API first, in another shell: npm start';
+
+const credentialsFile = path.resolve(process.env.DATA_DIR ?? '.data', 'local-credentials.json');
+if (!existsSync(credentialsFile)) {
+  console.error(`${credentialsFile} not found. ${START_FIRST}`);
+  process.exit(1);
+}
+const creds = JSON.parse(readFileSync(credentialsFile, 'utf8')) as { baseUrl: string; keys: { actions: string } };
 const base = `${creds.baseUrl}/api/v1`;
 const auth = { authorization: `Bearer ${creds.keys.actions}` };
 
 async function api<T = any>(method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(base + p, { method, headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(base + p, { method, headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined }).catch(
+    (err: unknown) => {
+      throw new Error(`${base} is not answering (${err instanceof Error ? err.message : err}). ${START_FIRST}`);
+    },
+  );
   const json = await res.json();
   if (!res.ok) throw new Error(`${method} ${p} → ${res.status} ${JSON.stringify(json)}`);
   return json as T;
@@ -26,6 +37,7 @@ async function api<T = any>(method: string, p: string, body?: unknown): Promise<
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
+  await api('GET', '/health'); // fail fast, before filling the form, when the API is not running
   const { fillTrec2018 } = await import('../test/fixtures/trec/fill.ts');
   const { buildFixture } = await import('../test/fixtures/trec/build-fixtures.ts');
   const { VALUE_SETS } = await import('../test/fixtures/trec/value-sets.ts');
