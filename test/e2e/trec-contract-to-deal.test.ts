@@ -5,28 +5,25 @@
  * job completes with every field as filled in, `extraction.completed` reaches a subscribed receiver, and
  * applying the job makes a deal whose closing date, option-period deadline and parties match the contract.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '#lib/local/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { terminateLocalOcr } from '#ports/ocr-local';
 import { addDays } from '#domain/calendar';
 import { apiClient, newOrg, startWebhookReceiver, subscribe, until, type Api, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startTestRuntime, type TestRuntime } from '../support/runtime-harness.ts';
 import { buildFixture, type TrecFixture } from '../fixtures/trec/build-fixtures.ts';
 import { expectedFields } from '../fixtures/trec/value-sets.ts';
 
+let runtime: TestRuntime;
 let rt: LocalRuntime;
 let api: Api;
 let receiver: WebhookReceiver;
 let org: Awaited<ReturnType<typeof newOrg>>;
 let fx: TrecFixture;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'trec-e2e-'));
-  rt = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `trec-${randomUUID().slice(0, 8)}`, port: 0, dataDir });
+  runtime = await startTestRuntime('trec-e2e');
+  rt = runtime.rt;
   api = apiClient(rt.baseUrl);
   receiver = await startWebhookReceiver();
   org = await newOrg('Contract Realty');
@@ -37,9 +34,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await receiver?.close();
-  await rt?.stop();
+  await runtime?.close();
   await terminateLocalOcr();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('filled TREC 20-18 → presigned upload → extraction → apply → deal', () => {

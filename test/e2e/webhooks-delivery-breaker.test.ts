@@ -4,12 +4,7 @@
  * module graph), a subscription whose endpoint always fails is paused by the delivery worker after three
  * consecutive failures, its queued retries are dropped, and later events are not sent to it at all.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { startLocalRuntime } from '#lib/local/runtime';
+import { describe, expect, it, vi } from 'vitest';
 import { CIRCUIT_BREAKER_THRESHOLD } from '#db/webhooks';
 import {
   apiClient,
@@ -23,26 +18,20 @@ import {
   subscribe,
   until,
 } from '../support/webhook-receiver.ts';
+import { startTestRuntime, useCleanups } from '../support/runtime-harness.ts';
 
 vi.hoisted(() => {
   process.env.WEBHOOK_BREAKER_THRESHOLD = '3';
   process.env.WEBHOOK_RETRY_SCHEDULE = '1,1,1,1,1,1';
 });
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!().catch((err) => console.error('cleanup failed', err));
-});
+const cleanups = useCleanups();
 
 describe('circuit breaker, end to end', () => {
   it('pauses a subscription after 3 consecutive failures; it then receives nothing while others still do', async () => {
     expect(CIRCUIT_BREAKER_THRESHOLD).toBe(3);
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'whd-breaker-'));
-    const rt = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `whd-${randomUUID().slice(0, 8)}`, port: 0, dataDir });
-    cleanups.push(async () => {
-      await rt.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    const { rt, close } = await startTestRuntime('whd-breaker');
+    cleanups.push(close);
     const broken = await startWebhookReceiver({ behaviour: 'fail' });
     const healthy = await startWebhookReceiver({ behaviour: 'ok' });
     cleanups.push(() => broken.close(), () => healthy.close());

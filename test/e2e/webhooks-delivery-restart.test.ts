@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '#lib/local/runtime';
 import { startLocalApi } from '#lib/local/http-server';
 import {
@@ -27,13 +27,11 @@ import {
   until,
   type WebhookReceiver,
 } from '../support/webhook-receiver.ts';
+import { useCleanups } from '../support/runtime-harness.ts';
 
 process.env.WEBHOOK_RETRY_SCHEDULE = '1,1,1,1,1,1';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!().catch((err) => console.error('cleanup failed', err));
-});
+const cleanups = useCleanups();
 
 /** A restartable runtime: same data directory (stream checkpoint) and table each time. */
 function restartable() {

@@ -4,54 +4,20 @@
  * `GET /webhooks/{id}/deliveries`; an endpoint that never recovers sees its deliveries marked `failed` and
  * the messages end in the dead-letter queue after the last scheduled attempt.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { startLocalRuntime, type LocalRuntime } from '#lib/local/runtime';
 import { sqs } from '#ports/sqs';
 import { CIRCUIT_BREAKER_THRESHOLD } from '#db/webhooks';
 import type { DeliveryMessage } from '#db/webhook-deliveries';
-import {
-  apiClient,
-  deliveryRecords,
-  EventMaker,
-  listAllAttempts,
-  newDeal,
-  newOrg,
-  outboxEvents,
-  startWebhookReceiver,
-  subscribe,
-  until,
-  type Behaviour,
-} from '../support/webhook-receiver.ts';
+import { deliveryRecords, listAllAttempts, outboxEvents, until, type Behaviour } from '../support/webhook-receiver.ts';
+import { setupSubscribedDeal, useCleanups } from '../support/runtime-harness.ts';
 
 const SCHEDULE = '1,1,1,1,1,1';
 process.env.WEBHOOK_RETRY_SCHEDULE = SCHEDULE;
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!().catch((err) => console.error('cleanup failed', err));
-});
+const cleanups = useCleanups();
 
-async function setup(behaviour: Behaviour) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'whd-e2e-'));
-  const rt: LocalRuntime = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `whd-${randomUUID().slice(0, 8)}`, port: 0, dataDir });
-  cleanups.push(async () => {
-    await rt.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  const receiver = await startWebhookReceiver({ behaviour });
-  cleanups.push(() => receiver.close());
-  const api = apiClient(rt.baseUrl);
-  const org = await newOrg();
-  const sub = await subscribe(api, org.keys.actions, `${receiver.url}/hook`);
-  receiver.setSecret(sub.secret);
-  const maker = new EventMaker(api, org.keys, await newDeal(org));
-  return { rt, api, receiver, org, sub, maker };
-}
+const setup = (behaviour: Behaviour) => setupSubscribedDeal(cleanups, behaviour);
 
 const isIso = (s: unknown) => typeof s === 'string' && new Date(s).toISOString() === s;
 

@@ -7,64 +7,27 @@
  *  - paused subscriptions (circuit breaker or `isActive: false`) receive nothing until re-enabled.
  * Retries are compressed with `WEBHOOK_RETRY_SCHEDULE=1,1,1,1,1,1` (7 attempts, ~1 s apart).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, inject, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '#lib/local/runtime';
+import { describe, expect, it } from 'vitest';
 import { recordWebhookFailure } from '#db/webhooks';
 import { verifyWebhookSignature } from '#events/signing';
 import {
-  apiClient,
   deliveryRecords,
-  EventMaker,
   listAllAttempts,
-  newDeal,
-  newOrg,
   outboxEvents,
   startWebhookReceiver,
   subscribe,
   until,
-  type Api,
   type Behaviour,
   type WebhookReceiver,
 } from '../support/webhook-receiver.ts';
+import { setupSubscribedDeal, useCleanups, type WebhookHarness } from '../support/runtime-harness.ts';
 
 process.env.WEBHOOK_RETRY_SCHEDULE = '1,1,1,1,1,1';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!().catch((err) => console.error('cleanup failed', err));
-});
+const cleanups = useCleanups();
 
-interface Harness {
-  rt: LocalRuntime;
-  api: Api;
-  receiver: WebhookReceiver;
-  org: Awaited<ReturnType<typeof newOrg>>;
-  sub: { id: string; secret: string; url: string };
-  maker: EventMaker;
-}
-
-/** A runtime on a fresh table, a receiver, an organization subscribed to `*` (timeout 1 s), then a deal. */
-async function setup(behaviour: Behaviour = 'ok'): Promise<Harness> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'whd-e2e-'));
-  const rt = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `whd-${randomUUID().slice(0, 8)}`, port: 0, dataDir });
-  cleanups.push(async () => {
-    await rt.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  const receiver = await startWebhookReceiver({ behaviour });
-  cleanups.push(() => receiver.close());
-  const api = apiClient(rt.baseUrl);
-  const org = await newOrg();
-  const sub = await subscribe(api, org.keys.actions, `${receiver.url}/hook`);
-  receiver.setSecret(sub.secret);
-  // The deal comes after the subscription, so its transaction.created is delivered too.
-  const maker = new EventMaker(api, org.keys, await newDeal(org));
-  return { rt, api, receiver, org, sub, maker };
-}
+type Harness = WebhookHarness;
+const setup = (behaviour: Behaviour = 'ok') => setupSubscribedDeal(cleanups, behaviour);
 
 /** An extra receiver subscribed to `*`: it proves fan-out ran for events another subscription must not get. */
 async function control(h: Harness): Promise<WebhookReceiver> {
