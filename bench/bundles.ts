@@ -84,13 +84,16 @@ export function stopBundler(): void {
   stop();
 }
 
-/** Bundles `functions/<name>/handler.ts` of each group or worker name into `<outDir>/<name>/index.mjs`. */
-export async function bundleGroups(root: string, groups: readonly string[], outDir: string): Promise<BundleInfo[]> {
+/**
+ * Bundles each entry (a group's generated entry, lib/group-entries.ts, or a worker's `functions/<name>/handler.ts`)
+ * into `<outDir>/<name>/index.mjs`.
+ */
+export async function bundleGroups(root: string, entries: readonly { name: string; entry: string }[], outDir: string): Promise<BundleInfo[]> {
   return Promise.all(
-    groups.map(async (group) => {
+    entries.map(async ({ name: group, entry }) => {
       const outfile = path.join(outDir, group, 'index.mjs');
       mkdirSync(path.dirname(outfile), { recursive: true });
-      const result = await build({ ...common(outfile), absWorkingDir: root, entryPoints: [path.join(root, 'functions', group, 'handler.ts')] });
+      const result = await build({ ...common(outfile), absWorkingDir: root, entryPoints: [entry] });
       const meta = result.metafile!;
       return { name: group, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(meta, outfile), usesS3: usesS3(meta, outfile) };
     }),

@@ -23,10 +23,11 @@ import { startLocalApi, type LocalApi } from '#lib/local/http-server';
 import { db, resetDbClient } from '#db/client';
 import { createOrganization } from '#db/orgs';
 import { createTransaction } from '#db/transactions';
-import { upsertKeyDates } from '#db/key-dates';
-import { createTask } from '#db/tasks';
+import { upsertKeyDates } from '#use-cases/key-dates';
+import { createTask } from '#use-cases/tasks';
 import { RATE_LIMITS, type Bucket } from '#db/api-keys';
-import { lambdaGroups } from '#api/operations';
+import { lambdaGroups as loadGroups, loadOperations } from '#lib/registry';
+import { writeGroupEntries } from '#lib/group-entries';
 import { WEBHOOK_WORKERS } from '#lib/table-access';
 import { addDays, dateOf } from '#domain/calendar';
 import { createKeyPool, KEY_BUDGET, type KeyPool } from './key-pool.ts';
@@ -275,12 +276,18 @@ async function main() {
     await shutdown();
   }
 
+  const lambdaGroups = await loadGroups();
+  const groupEntries = writeGroupEntries(await loadOperations(), lambdaGroups);
   log(`bundling ${lambdaGroups.length} groups + ${WEBHOOK_WORKERS.length} webhook workers + baseline with esbuild`);
   const bundleDir = path.join(OUT_DIR, 'bundles');
   const [baseline, s3Floor, groups] = await Promise.all([
     bundleBaseline(ROOT, bundleDir),
     bundleBaseline(ROOT, bundleDir, 's3-floor'),
-    bundleGroups(ROOT, [...lambdaGroups, ...WEBHOOK_WORKERS], bundleDir),
+    bundleGroups(
+      ROOT,
+      [...lambdaGroups.map((name) => ({ name, entry: groupEntries.get(name)! })), ...WEBHOOK_WORKERS.map((name) => ({ name, entry: path.join(ROOT, 'functions', name, 'handler.ts') }))],
+      bundleDir,
+    ),
   ]);
   stopBundler();
   log(`module init: ${INIT_RUNS} fresh processes per bundle (${(groups.length + 2) * INIT_RUNS} in all)`);

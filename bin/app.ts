@@ -7,7 +7,8 @@
  */
 import { App } from 'aws-cdk-lib';
 import { configureApp } from '../lib/app.ts';
+import { loadOperations } from '../lib/registry.ts';
 
 const app = new App();
-configureApp(app);
+configureApp(app, await loadOperations());
 app.synth();

@@ -7,12 +7,13 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { TransactionCoordinationStack } from './stack.ts';
+import type { ModuleOperation } from './registry.ts';
 
 /** Default CloudFormation stack name (context `stackName` overrides it). */
 export const DEFAULT_STACK_NAME = 'tcs-dev';
 
 /**
- * Adds the stack and cdk-nag to `app`. Context read:
+ * Adds the stack (one route per operation of `operations`, from lib/registry.ts) and cdk-nag to `app`. Context read:
  * - `stackName` (string, default `tcs-dev`)
  * - `tableDeletionProtection` (`false` to allow deleting the table; default true)
  * - `alarmTopicArn` (SNS topic ARN for alarm notifications; default none)
@@ -23,7 +24,7 @@ export const DEFAULT_STACK_NAME = 'tcs-dev';
  * cdk-nag 3 is a policy-validation plugin: it runs at `app.synth()` and fails synthesis on any
  * unacknowledged error (report in `cdk.out/policy-validation-report.json`).
  */
-export function configureApp(app: App): TransactionCoordinationStack {
+export function configureApp(app: App, operations: readonly ModuleOperation[]): TransactionCoordinationStack {
   const stackName = String(app.node.tryGetContext('stackName') ?? DEFAULT_STACK_NAME);
   const protection = app.node.tryGetContext('tableDeletionProtection');
   const alarmTopicArn = app.node.tryGetContext('alarmTopicArn') as string | undefined;
@@ -35,6 +36,7 @@ export function configureApp(app: App): TransactionCoordinationStack {
     stackName,
     description: 'Transaction-coordination service: HTTP API, Lambda, DynamoDB',
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    operations,
     tableDeletionProtection: !(protection === false || protection === 'false'),
     webhooks: {
       // `-c key=value` gives strings; cdk.json may give numbers. The pipeline validates the values.

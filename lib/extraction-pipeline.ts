@@ -266,22 +266,32 @@ export class ExtractionPipeline extends Construct {
   }
 
   /**
-   * Gives an API group function the documents bucket and the workflow: `DOCUMENTS_BUCKET`, `s3:PutObject` /
-   * `s3:GetObject` / `s3:DeleteObject` on uploaded documents (`org/*`) — presigned PUT/GET URLs are only as good as
-   * the signer's own permissions; no access to OCR files or to the bucket itself (no listing) — and
-   * `EXTRACTION_STATE_MACHINE_ARN` with `states:StartExecution` on the state machine (`POST /extractions` and
-   * `POST /documents/{id}/extract` start jobs through functions/extractions/start-job.ts).
+   * Gives an API group function the documents bucket as its operations' capabilities ask (lib/stack.ts):
+   * `DOCUMENTS_BUCKET`, and on uploaded documents only (`org/*`; no OCR files, no listing) `s3:GetObject` for
+   * `documents:read` (presigned GETs are only as good as the signer's own permissions) and `s3:PutObject` +
+   * `s3:DeleteObject` for `documents:write` (presigned PUTs, base64 uploads, deletes).
    */
-  grantApiAccess(fn: ServiceFunction): void {
+  grantDocuments(fn: ServiceFunction, access: { read: boolean; write: boolean }): void {
+    fn.fn.addEnvironment('DOCUMENTS_BUCKET', this.bucket.bucketName);
+    const actions = [...(access.read ? ['s3:GetObject'] : []), ...(access.write ? ['s3:PutObject', 's3:DeleteObject'] : [])];
+    if (!actions.length) return;
+    this.grantObjects(
+      fn,
+      actions,
+      this.bucket.arnForObjects(`${DOCUMENT_PREFIX}*`),
+      `the API ${access.write ? 'stores, presigns and deletes' : 'presigns reads of'} only uploaded documents (org/<orgId>/documents/…)`,
+    );
+  }
+
+  /**
+   * Lets an API group function start extraction jobs (`extraction:start`: shared/use-cases/start-extraction.ts):
+   * `EXTRACTION_STATE_MACHINE_ARN` and `states:StartExecution` on the state machine, plus `DOCUMENTS_BUCKET`
+   * (the job names its document's object; no object permission).
+   */
+  grantStartExtraction(fn: ServiceFunction): void {
     fn.fn.addEnvironment('DOCUMENTS_BUCKET', this.bucket.bucketName);
     fn.fn.addEnvironment('EXTRACTION_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     this.stateMachine.grantStartExecution(fn.fn);
-    this.grantObjects(
-      fn,
-      ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
-      this.bucket.arnForObjects(`${DOCUMENT_PREFIX}*`),
-      'the API stores, presigns (PUT/GET) and deletes only uploaded documents (org/<orgId>/documents/…)',
-    );
   }
 
   /** One dashboard row (24 wide): executions, execution time, step errors, OCR/extraction step durations. */

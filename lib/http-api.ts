@@ -1,5 +1,5 @@
 /**
- * `ServiceHttpApi`: the API Gateway HTTP API, one route per manifest operation (`shared/api/operations.ts`),
+ * `ServiceHttpApi`: the API Gateway HTTP API, one route per operation of the registry (`lib/registry.ts`),
  * each integrated with its group's Lambda, plus `$default` → the `meta` function (unknown routes answer 404 in
  * the JSON error envelope instead of API Gateway's own `{"message":"Not Found"}`).
  */
@@ -10,8 +10,8 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { operations } from '#api/operations';
-import type { LambdaGroup, OperationSpec } from '#api/types';
+import type { RegisteredOperation } from '#api/operation';
+import type { LambdaGroup } from '#api/types';
 
 /** The group whose function serves `$default` (see functions/meta/handler.ts). */
 export const DEFAULT_ROUTE_GROUP: LambdaGroup = 'meta';
@@ -20,8 +20,8 @@ export const DEFAULT_ROUTE_GROUP: LambdaGroup = 'meta';
 export interface ServiceHttpApiProps {
   /** The function serving each group; must cover every group in `operations` and `meta`. */
   readonly functionOf: (group: LambdaGroup) => lambda.IFunction;
-  /** Operations to route. Default: the whole manifest. */
-  readonly operations?: readonly OperationSpec[];
+  /** Operations to route (lib/registry.ts), one route each. */
+  readonly operations: readonly RegisteredOperation[];
   /** Stage-wide token bucket: steady requests/second. Default 100. Per-credential limits live in the Lambda. */
   readonly throttleRateLimit?: number;
   /** Stage-wide token bucket: burst capacity (requests). Default 200. */
@@ -51,7 +51,7 @@ const ACCESS_LOG_FIELDS = {
 
 /**
  * HTTP API with a `$default` stage (auto-deploy, throttled, JSON access logs) and routes derived from the
- * manifest. Authentication is not an API Gateway authorizer: the Lambdas verify `mcp_at_`/`rsk_` keys
+ * registry. Authentication is not an API Gateway authorizer: the Lambdas verify `mcp_at_`/`rsk_` keys
  * themselves (shared/http/middleware/authenticate.ts), because the rate limit and the key lookup are one
  * DynamoDB call. (OAuth JWTs are not accepted yet: 401.)
  */
@@ -66,7 +66,7 @@ export class ServiceHttpApi extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceHttpApiProps) {
     super(scope, id);
-    const ops = props.operations ?? operations;
+    const ops = props.operations;
 
     this.api = new apigwv2.HttpApi(this, 'Api', {
       description: 'Transaction-coordination API (/api/v1)',

@@ -1,6 +1,6 @@
 /**
- * `TransactionCoordinationStack`: the deployed service. One table, one Lambda per manifest group (bound to the
- * table with that group's actions), the HTTP API routing every manifest operation, the webhook pipeline
+ * `TransactionCoordinationStack`: the deployed service. One table, one Lambda per API group (bound to the
+ * table with that group's actions), the HTTP API routing every operation, the webhook pipeline
  * (stream fan-out, delivery queue and worker), the extraction pipeline (documents bucket, S3 upload trigger,
  * Step Functions OCR + extraction), and the on-call dashboard.
  */
@@ -9,27 +9,27 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
-import { lambdaGroups } from '#api/operations';
-import type { LambdaGroup } from '#api/types';
+import { LAMBDA_GROUPS, type Capability, type LambdaGroup } from '#api/types';
 import { ServiceDashboard } from './dashboard.ts';
 import { ExtractionPipeline } from './extraction-pipeline.ts';
 import { pascal, ServiceHttpApi } from './http-api.ts';
 import { ServiceFunction } from './service-function.ts';
 import { ServiceTable } from './table.ts';
 import { tableAccessOf, type WebhookWorker } from './table-access.ts';
+import { writeGroupEntries } from './group-entries.ts';
+import type { ModuleOperation } from './registry.ts';
 import { WebhookPipeline, type WebhookPipelineProps } from './webhook-pipeline.ts';
 
 /** Repository root (the directory holding `functions/`), resolved from this file so cwd does not matter. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Handler module of a group or worker: `functions/<name>/handler.ts` (exports `handler`). */
-export const handlerEntryOf = (name: LambdaGroup | WebhookWorker): string => path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
-
-/** Groups whose API operations read and write documents in the bucket (presigned URLs, base64 uploads). */
-export const DOCUMENT_API_GROUPS: readonly LambdaGroup[] = ['documents', 'extractions'];
+/** Handler module of a worker: `functions/<name>/handler.ts` (exports `handler`). */
+export const handlerEntryOf = (name: WebhookWorker): string => path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
 
 /** Stack props plus the few deployment knobs `configureApp` reads from context. */
 export interface TransactionCoordinationStackProps extends StackProps {
+  /** Every operation (lib/registry.ts `loadOperations`): one function per group, one route per operation. */
+  readonly operations: readonly ModuleOperation[];
   /** Table deletion protection. Default true. */
   readonly tableDeletionProtection?: boolean;
   /** Alarm notification targets. Default none. */
@@ -40,17 +40,17 @@ export interface TransactionCoordinationStackProps extends StackProps {
 
 /**
  * The service stack. Outputs `ApiUrl` (invoke URL, trailing `/`), `TableName`, `DocumentsBucketName` and
- * `ExtractionStateMachineArn`. Functions are named by CloudFormation and built from `functions/<group>/handler.ts`,
- * one per group in `lambdaGroups`, plus the two webhook workers (`functions/webhook-fanout`,
+ * `ExtractionStateMachineArn`. Functions are named by CloudFormation; one per group that has operations, built
+ * from its generated entry (lib/group-entries.ts) and granted what its operations' capabilities ask, plus the two webhook workers (`functions/webhook-fanout`,
  * `functions/webhook-delivery`), the six extraction steps (`functions/extraction-steps/*.ts`) and the upload
  * trigger (`functions/document-uploaded/handler.ts`).
  */
 export class TransactionCoordinationStack extends Stack {
   /** The single table (`.table` is the `dynamodb.Table`). */
   readonly table: ServiceTable;
-  /** One function per Lambda group of the manifest. */
+  /** One function per API group that has operations. */
   readonly functions: ReadonlyMap<LambdaGroup, ServiceFunction>;
-  /** HTTP API with one route per manifest operation plus `$default`. */
+  /** HTTP API with one route per operation plus `$default`. */
   readonly httpApi: ServiceHttpApi;
   /** Outbox stream → fan-out → delivery queue → delivery worker. Its functions are not API groups. */
   readonly webhooks: WebhookPipeline;
@@ -59,23 +59,27 @@ export class TransactionCoordinationStack extends Stack {
   /** On-call dashboard and alarms (`dashboard.alarms`). */
   readonly dashboard: ServiceDashboard;
 
-  constructor(scope: Construct, id: string, props: TransactionCoordinationStackProps = {}) {
+  constructor(scope: Construct, id: string, props: TransactionCoordinationStackProps) {
     super(scope, id, props);
 
     this.table = new ServiceTable(this, 'Data', { deletionProtection: props.tableDeletionProtection ?? true });
 
+    const ops = props.operations;
+    const groups = LAMBDA_GROUPS.filter((g) => ops.some((op) => op.group === g));
+    const entries = writeGroupEntries(ops, groups);
     const functions = new Map<LambdaGroup, ServiceFunction>();
-    for (const group of lambdaGroups) {
+    for (const group of groups) {
       const fn = new ServiceFunction(this, `${pascal(group)}Api`, {
-        entry: handlerEntryOf(group),
-        description: `API group ${group} (functions/${group}/handler.ts)`,
+        entry: entries.get(group)!,
+        description: `API group ${group} (functions/${group}/)`,
       });
-      fn.bindTable(this.table.table, tableAccessOf(group));
+      fn.bindTable(this.table.table, tableAccessOf(ops.filter((op) => op.group === group)));
       functions.set(group, fn);
     }
     this.functions = functions;
 
     this.httpApi = new ServiceHttpApi(this, 'Http', {
+      operations: ops,
       functionOf: (group) => {
         const fn = functions.get(group);
         if (!fn) throw new Error(`no function for Lambda group ${group}`);
@@ -93,7 +97,11 @@ export class TransactionCoordinationStack extends Stack {
       table: this.table.table,
       entryOf: (relativePath) => path.join(PROJECT_ROOT, relativePath),
     });
-    for (const group of DOCUMENT_API_GROUPS) this.extraction.grantApiAccess(functions.get(group)!);
+    for (const [group, fn] of functions) {
+      const uses = new Set<Capability>(ops.filter((op) => op.group === group).flatMap((op) => op.uses));
+      if (uses.has('documents:read') || uses.has('documents:write')) this.extraction.grantDocuments(fn, { read: uses.has('documents:read'), write: uses.has('documents:write') });
+      if (uses.has('extraction:start')) this.extraction.grantStartExtraction(fn);
+    }
 
     this.dashboard = new ServiceDashboard(this, 'OnCall', {
       functions: [...functions].map(([group, f]) => ({ group, fn: f.fn })),

@@ -3,7 +3,7 @@
  * per webhook worker (own lists, at the end). `ServiceFunction.bindTable` turns a list into one IAM statement on
  * the table (and, for API groups, its indexes).
  */
-import type { LambdaGroup } from '#api/types';
+import type { Operation } from '#api/operation';
 
 /** A DynamoDB data-plane action this service grants. `Scan` and `dynamodb:*` are deliberately absent. */
 export type DynamoDbAction =
@@ -38,31 +38,19 @@ export const BASE_TABLE_ACCESS: TableAccess = [
   'dynamodb:ConditionCheckItem',
 ];
 
-/** Added for groups that delete items or read several keys at once. */
-const DELETE_AND_BATCH_GET: TableAccess = ['dynamodb:DeleteItem', 'dynamodb:BatchGetItem'];
-
 /**
- * Groups granted `DeleteItem` + `BatchGetItem` on top of the base list, and why:
- * - `tasks`: `deleteTasks` resolves task refs with `BatchGetItem` and deletes tasks/comments (also inside
- *   transactions, where a `Delete` item needs `DeleteItem`).
- * - `messaging`, `documents`, `disclosures`: have (IK) operations; a 5xx releases the idempotency key with
- *   `DeleteItem` so the client's retry runs again. Each also has a planned `DELETE` operation.
- * - `webhooks`, `partner`: planned `DELETE` operations (webhook subscription, partner org user).
- * Other groups (`meta`, `transactions`, `key-dates`, `extractions`, `proposals`, `templates`, `account`,
- * `contacts`) never delete today, so a bug there cannot remove data; grant it when an operation needs it.
+ * The DynamoDB actions of a group's function: the base list, plus
+ * - `DeleteItem` when an operation uses `table:delete` (deletes, also as `Delete` items of a transaction) or
+ *   honours `Idempotency-Key` (a 5xx releases the key with `DeleteItem` so the client's retry runs again);
+ * - `BatchGetItem` when an operation uses `table:batch-get`.
+ * Groups that never delete get no `DeleteItem`, so a bug there cannot remove data.
+ * @param ops the group's operations
  */
-export const GROUPS_WITH_DELETES: readonly LambdaGroup[] = [
-  'tasks',
-  'messaging',
-  'documents',
-  'disclosures',
-  'webhooks',
-  'partner',
-];
-
-/** The DynamoDB actions `group`'s function is granted: base list, plus deletes/batch reads where listed above. */
-export function tableAccessOf(group: LambdaGroup): TableAccess {
-  return GROUPS_WITH_DELETES.includes(group) ? [...BASE_TABLE_ACCESS, ...DELETE_AND_BATCH_GET] : BASE_TABLE_ACCESS;
+export function tableAccessOf(ops: readonly Pick<Operation, 'uses' | 'idempotent'>[]): TableAccess {
+  const access: DynamoDbAction[] = [...BASE_TABLE_ACCESS];
+  if (ops.some((op) => op.idempotent || op.uses.includes('table:delete'))) access.push('dynamodb:DeleteItem');
+  if (ops.some((op) => op.uses.includes('table:batch-get'))) access.push('dynamodb:BatchGetItem');
+  return access;
 }
 
 /**

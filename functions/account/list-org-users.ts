@@ -1,7 +1,14 @@
 /** `GET /api/v1/org/users`: the organization's assignable members. */
-import type { OperationHandler } from '#http/context';
+import { defineOperation } from '#api/operation';
 import { listUsers } from '#db/orgs';
 
-export const listOrgUsers: OperationHandler = async (_input, { principal }) => ({
-  body: { data: await listUsers(principal.orgId) },
+export default defineOperation({
+  operationId: 'listOrgUsers',
+  method: 'GET',
+  path: '/api/v1/org/users',
+  access: 'read',
+  summary: 'Assignable team members of the organization.',
+  handler: async (_input, { principal }) => ({
+    body: { data: await listUsers(principal.orgId) },
+  }),
 });

@@ -1,12 +1,25 @@
 /** `GET /api/v1/transaction-statuses`: the organization's selectable statuses, in display order. */
-import type { OperationHandler } from '#http/context';
+import { defineOperation } from '#api/operation';
 import { getStatusVocabulary } from '#db/statuses';
 
-export const listTransactionStatuses: OperationHandler = async (_input, { principal }) => {
-  const statuses = await getStatusVocabulary(principal.orgId);
-  return {
-    body: {
-      data: statuses.map((s, order) => ({ name: s.name, category: s.category, description: s.description, order, isTerminal: s.category === 'closed' || s.category === 'cancelled' })),
-    },
-  };
-};
+export default defineOperation({
+  operationId: 'listTransactionStatuses',
+  method: 'GET',
+  path: '/api/v1/transaction-statuses',
+  access: 'read',
+  summary: "The organization's selectable transaction statuses, in display order.",
+  handler: async (_input, { principal }) => {
+    const statuses = await getStatusVocabulary(principal.orgId);
+    return {
+      body: {
+        data: statuses.map((s, order) => ({
+          name: s.name,
+          category: s.category,
+          description: s.description,
+          order,
+          isTerminal: s.category === 'closed' || s.category === 'cancelled',
+        })),
+      },
+    };
+  },
+});

@@ -17,8 +17,8 @@ import { createJob, failedJobCreateItems, failJob, getJob, type ExtractionJob } 
 import { deleteObject, documentsBucket, getObjectBytes, headObject, parseDocumentKey } from '#ports/blob-store';
 import { clockNow } from '#ports/clock';
 import { FILE_PROBLEM_MESSAGES, MAX_DOCUMENT_BYTES, PDF_MAGIC_LENGTH, pdfProblem } from '#domain/documents';
-import { ConflictError } from '#http/errors';
-import { launchJob } from '#functions/extractions/start-job';
+import { Conflict } from '#domain/errors';
+import { launchJob } from '#use-cases/start-extraction';
 
 /** What processing one notification record did. */
 export type UploadOutcome =
@@ -41,7 +41,7 @@ async function jobFor(doc: DocumentRecord, now: Date): Promise<ExtractionJob | u
   try {
     return await createJob(doc.orgId, { documentId: doc.id, transactionId: doc.transactionId, bucket: documentsBucket(), key: doc.s3Key }, now);
   } catch (err) {
-    if (err instanceof ConflictError) return undefined; // another delivery of this notification created it
+    if (err instanceof Conflict) return undefined; // another delivery of this notification created it
     throw err;
   }
 }

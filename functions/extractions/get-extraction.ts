@@ -3,10 +3,20 @@
  * completed (fields with confidence, citations and warnings; key dates), its error once failed, the
  * document and deal it belongs to, its timestamps, and the deal it was applied to.
  */
-import type { OperationHandler } from '#http/context';
+import { defineOperation } from '#api/operation';
+import { uuidPath } from '#api/params';
 import { getJob, jobView } from '#db/extraction-jobs';
 
-/** The job (404 for another organization's). */
-export const getExtraction: OperationHandler = async ({ path }, { principal }) => ({
-  body: { data: jobView(await getJob(principal.orgId, path.jobId)) },
+export default defineOperation({
+  operationId: 'getExtraction',
+  method: 'GET',
+  path: '/api/v1/extractions/{jobId}',
+  access: 'read',
+  summary: 'Job state and, once completed, results with confidence, citations and warnings.',
+  designedHere: true,
+  schemas: () => ({ path: uuidPath('jobId') }),
+  /** The job (404 for another organization's). */
+  handler: async ({ path }, { principal }) => ({
+    body: { data: jobView(await getJob(principal.orgId, path.jobId)) },
+  }),
 });

@@ -1,7 +1,16 @@
 /** `GET /api/v1/transactions/{transactionId}/key-dates`: the deal's key dates, soonest first. */
-import type { OperationHandler } from '#http/context';
+import { defineOperation } from '#api/operation';
+import { uuidPath } from '#api/params';
 import { listKeyDates as list } from '#db/key-dates';
 
-export const listKeyDates: OperationHandler = async ({ path }, { principal }) => ({
-  body: { data: await list(principal.orgId, path.transactionId) },
+export default defineOperation({
+  operationId: 'listKeyDates',
+  method: 'GET',
+  path: '/api/v1/transactions/{transactionId}/key-dates',
+  access: 'read',
+  summary: "A transaction's key dates, soonest first.",
+  schemas: () => ({ path: uuidPath('transactionId') }),
+  handler: async ({ path }, { principal }) => ({
+    body: { data: await list(principal.orgId, path.transactionId) },
+  }),
 });

@@ -2,9 +2,35 @@
  * `POST /api/v1/transactions/{transactionId}/key-dates`: bulk upsert. A type appears at most once per
  * transaction: writing it again updates it; the same type twice in one request is a 422.
  */
-import type { OperationHandler } from '#http/context';
-import { upsertKeyDates as upsert } from '#db/key-dates';
+import * as z from '#api/zod';
+import { defineOperation } from '#api/operation';
+import { calendarDate, uuidPath } from '#api/params';
+import { keyDateType } from '#api/schemas/key-dates';
+import { upsertKeyDates as upsert } from '#use-cases/key-dates';
 
-export const upsertKeyDates: OperationHandler = async ({ path, body }, { principal, now }) => ({
-  body: { data: await upsert({ orgId: principal.orgId, userId: principal.userId }, path.transactionId, body.keyDates, now) },
+export default defineOperation({
+  operationId: 'upsertKeyDates',
+  method: 'POST',
+  path: '/api/v1/transactions/{transactionId}/key-dates',
+  access: 'draft',
+  summary: 'Bulk upsert: a type appears at most once per transaction; writing it again updates it.',
+  schemas: () => ({
+    path: uuidPath('transactionId'),
+    body: z.object({
+      keyDates: z
+        .array(
+          z.object({
+            keyDateType: keyDateType(),
+            dateValue: calendarDate(),
+            isCustom: z.nullish(z.boolean()),
+            label: z.nullish(z.string().check(z.maxLength(200))),
+          }),
+        )
+        .check(z.minLength(1), z.maxLength(50)),
+    }),
+  }),
+  example: { body: { keyDates: [{ keyDateType: 'ClosingDate', dateValue: '2027-01-08', label: 'TREC 20-18 ¶9' }] } },
+  handler: async ({ path, body }, { principal, now }) => ({
+    body: { data: await upsert(principal, path.transactionId, body.keyDates, now) },
+  }),
 });

@@ -1,18 +1,43 @@
 /**
  * `GET /api/v1/catalog` (`OrgCatalog`): every operation with `callable` computed for the calling key:
  * true when the key's type and scopes allow it and the operation is implemented; otherwise `reason` says
- * why (`insufficient_scope`, `partner_only`, `not_implemented`).
+ * why (`insufficient_scope`, `partner_only`, `not_implemented`). The list is built into the function
+ * (capability `catalog`), so answering reads nothing.
  */
-import type { OperationHandler } from '#http/context';
-import { operations } from '#api/operations';
+import { defineOperation } from '#api/operation';
 
-export const getCatalog: OperationHandler = async (_input, { principal }) => ({
-  body: {
-    data: operations.map((op) => {
-      const reason =
-        op.access === 'partner' ? 'partner_only' : !principal.scopes.includes(op.access) ? 'insufficient_scope' : op.availability.status !== 'implemented' ? 'not_implemented' : null;
-      return { operation: op.operationId, method: op.method, path: op.path, scope: op.access, idempotent: op.idempotent, callable: reason === null, ...(reason ? { reason } : {}) };
-    }),
-    scopes: principal.scopes,
+export default defineOperation({
+  operationId: 'getCatalog',
+  method: 'GET',
+  path: '/api/v1/catalog',
+  access: 'read',
+  summary: 'Every operation with whether the calling key can call it.',
+  uses: ['catalog'],
+  handler: async (_input, { principal, catalog }) => {
+    if (!catalog) throw new Error('getCatalog runs in a function built without the catalog capability');
+    return {
+      body: {
+        data: catalog.map((op) => {
+          const reason =
+            op.access === 'partner'
+              ? 'partner_only'
+              : !principal.scopes.includes(op.access)
+                ? 'insufficient_scope'
+                : op.planned !== null
+                  ? 'not_implemented'
+                  : null;
+          return {
+            operation: op.operationId,
+            method: op.method,
+            path: op.path,
+            scope: op.access,
+            idempotent: op.idempotent,
+            callable: reason === null,
+            ...(reason ? { reason } : {}),
+          };
+        }),
+        scopes: principal.scopes,
+      },
+    };
   },
 });

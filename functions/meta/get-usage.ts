@@ -1,7 +1,18 @@
 /** `GET /api/v1/usage`: the calling key's call volume, daily breakdown, top operations and error rate (`days`, default 30). */
-import type { OperationHandler } from '#http/context';
+import * as z from '#api/zod';
+import { defineOperation } from '#api/operation';
+import { int32 } from '#api/params';
 import { readUsage } from '#db/usage';
 
-export const getUsage: OperationHandler = async ({ query }, { principal, now }) => ({
-  body: { data: await readUsage(principal, query.days ?? 30, now.getTime()), keyId: principal.keyId },
+export default defineOperation({
+  operationId: 'getUsage',
+  method: 'GET',
+  path: '/api/v1/usage',
+  access: 'read',
+  summary: 'Call volume, daily breakdown, top operations and error rate of the calling key.',
+  schemas: () => ({ query: z.object({ days: z.optional(int32({ min: 1, max: 90 })) }) }),
+  example: { query: { days: '7' } },
+  handler: async ({ query }, { principal, now }) => ({
+    body: { data: await readUsage(principal, query.days ?? 30, now.getTime()), keyId: principal.keyId },
+  }),
 });

@@ -2,7 +2,9 @@
  * `GET /api/v1/next-actions`: ranked feed of open tasks and key dates of the next 30 days, for one deal
  * (`transactionId`) or all (`limit`, default 20).
  */
-import type { OperationHandler } from '#http/context';
+import * as z from '#api/zod';
+import { defineOperation } from '#api/operation';
+import { int32, uuid } from '#api/params';
 import { getDeal } from '#db/transactions';
 import { listOpenTasks } from '#db/tasks';
 import { listUpcomingKeyDates } from '#db/key-dates';
@@ -12,31 +14,59 @@ import type { Task } from '#db/task-items';
 import type { KeyDate } from '#db/key-date-items';
 
 const HORIZON_DAYS = 30;
+
 const CANDIDATES = 200;
 
-export const listNextActions: OperationHandler = async ({ query }, { principal, now }) => {
-  const today = dateOf(now);
-  const limit = query.limit ?? 20;
-  let tasks: Task[];
-  let keyDates: KeyDate[];
-  if (query.transactionId) {
-    const deal = await getDeal(principal.orgId, query.transactionId);
-    tasks = deal.tasks.filter((t) => t.status === 'open');
-    const until = addDays(today, HORIZON_DAYS);
-    keyDates = deal.keyDates.filter((k) => !k.completedAt && k.dateValue <= until);
-  } else {
-    [tasks, keyDates] = await Promise.all([
-      listOpenTasks({ orgId: principal.orgId, userId: principal.userId }, { limit: CANDIDATES }),
-      listUpcomingKeyDates(principal.orgId, today, HORIZON_DAYS, CANDIDATES),
-    ]);
-  }
-  const data = rankNextActions(
-    [
-      ...tasks.map((t) => ({ kind: 'task' as const, transactionId: t.transactionId, address: t.address, title: t.title, date: t.dueDate, priority: t.priority, taskId: t.id })),
-      ...keyDates.map((k) => ({ kind: 'keyDate' as const, transactionId: k.transactionId, address: k.address, title: k.label ?? k.keyDateType, date: k.dateValue, priority: null, keyDateType: k.keyDateType })),
-    ],
-    today,
-    limit,
-  );
-  return { body: { data, asOf: today } };
-};
+export default defineOperation({
+  operationId: 'listNextActions',
+  method: 'GET',
+  path: '/api/v1/next-actions',
+  access: 'read',
+  summary: 'Ranked feed of open tasks and upcoming key dates.',
+  schemas: () => ({
+    query: z.object({ limit: z.optional(int32({ min: 1, max: 100 })), transactionId: z.optional(uuid()) }),
+  }),
+  example: { query: { limit: '5' } },
+  handler: async ({ query }, { principal, now }) => {
+    const today = dateOf(now);
+    const limit = query.limit ?? 20;
+    let tasks: Task[];
+    let keyDates: KeyDate[];
+    if (query.transactionId) {
+      const deal = await getDeal(principal.orgId, query.transactionId);
+      tasks = deal.tasks.filter((t) => t.status === 'open');
+      const until = addDays(today, HORIZON_DAYS);
+      keyDates = deal.keyDates.filter((k) => !k.completedAt && k.dateValue <= until);
+    } else {
+      [tasks, keyDates] = await Promise.all([
+        listOpenTasks(principal, { limit: CANDIDATES }),
+        listUpcomingKeyDates(principal.orgId, today, HORIZON_DAYS, CANDIDATES),
+      ]);
+    }
+    const data = rankNextActions(
+      [
+        ...tasks.map((t) => ({
+          kind: 'task' as const,
+          transactionId: t.transactionId,
+          address: t.address,
+          title: t.title,
+          date: t.dueDate,
+          priority: t.priority,
+          taskId: t.id,
+        })),
+        ...keyDates.map((k) => ({
+          kind: 'keyDate' as const,
+          transactionId: k.transactionId,
+          address: k.address,
+          title: k.label ?? k.keyDateType,
+          date: k.dateValue,
+          priority: null,
+          keyDateType: k.keyDateType,
+        })),
+      ],
+      today,
+      limit,
+    );
+    return { body: { data, asOf: today } };
+  },
+});

@@ -1,7 +1,18 @@
 /** `POST /api/v1/tasks/{taskId}/assign`: assigns a task to a member, or unassigns it with null. */
-import type { OperationHandler } from '#http/context';
-import { assignTask as assign } from '#db/tasks';
+import * as z from '#api/zod';
+import { defineOperation } from '#api/operation';
+import { uuid, uuidPath } from '#api/params';
+import { assignTask } from '#use-cases/tasks';
 
-export const assignTask: OperationHandler = async ({ path, body }, { principal }) => ({
-  body: { data: await assign({ orgId: principal.orgId, userId: principal.userId }, path.taskId, body.assigneeUserId) },
+export default defineOperation({
+  operationId: 'assignTask',
+  method: 'POST',
+  path: '/api/v1/tasks/{taskId}/assign',
+  access: 'draft',
+  summary: 'Assigns a task to a member, or unassigns it with null.',
+  schemas: () => ({ path: uuidPath('taskId'), body: z.object({ assigneeUserId: z.nullable(uuid()) }) }),
+  example: { body: { assigneeUserId: null } },
+  handler: async ({ path, body }, { principal }) => ({
+    body: { data: await assignTask(principal, path.taskId, body.assigneeUserId) },
+  }),
 });

@@ -1,7 +1,24 @@
 /** `GET /api/v1/tasks`: open tasks, soonest due first (`transactionId`, `assignedTo` = user id, `me` or `unassigned`, `limit`). */
-import type { OperationHandler } from '#http/context';
+import * as z from '#api/zod';
+import { defineOperation } from '#api/operation';
+import { int32, uuid } from '#api/params';
 import { listOpenTasks } from '#db/tasks';
 
-export const listTasks: OperationHandler = async ({ query }, { principal }) => ({
-  body: { data: await listOpenTasks({ orgId: principal.orgId, userId: principal.userId }, query) },
+export default defineOperation({
+  operationId: 'listTasks',
+  method: 'GET',
+  path: '/api/v1/tasks',
+  access: 'read',
+  summary: 'Open tasks, soonest due first.',
+  schemas: () => ({
+    query: z.object({
+      transactionId: z.optional(uuid()),
+      assignedTo: z.optional(z.string().check(z.maxLength(100))),
+      limit: z._default(int32({ min: 1, max: 200 }), 50),
+    }),
+  }),
+  example: { query: { assignedTo: 'me', limit: '20' } },
+  handler: async ({ query }, { principal }) => ({
+    body: { data: await listOpenTasks(principal, query) },
+  }),
 });

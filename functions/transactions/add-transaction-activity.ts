@@ -1,13 +1,44 @@
 /** `POST /api/v1/transactions/{transactionId}/activity`: appends an entry to the deal's activity log. */
-import type { OperationHandler } from '#http/context';
+import * as z from '#api/zod';
+import { defineOperation } from '#api/operation';
+import { uuidPath } from '#api/params';
 import { activityPut } from '#db/activity';
 import { touchTransaction } from '#db/transactions';
 import { transactWrite } from '#db/transact';
-import { NotFoundError } from '#http/errors';
+import { NotFound } from '#domain/errors';
 
-export const addTransactionActivity: OperationHandler = async ({ path, body }, { principal, now }) => {
-  const { entry, put } = activityPut(principal.orgId, { transactionId: path.transactionId, type: body.type, summary: body.summary, details: body.details ?? null, userId: principal.userId }, now);
-  // The touch fails for a missing or foreign deal, so nothing is written then.
-  await transactWrite([touchTransaction(principal.orgId, { id: path.transactionId, status: '' }, now), put], () => new NotFoundError('Transaction'));
-  return { body: { data: entry } };
-};
+export default defineOperation({
+  operationId: 'addTransactionActivity',
+  method: 'POST',
+  path: '/api/v1/transactions/{transactionId}/activity',
+  access: 'draft',
+  summary: "Appends an entry to the deal's activity log.",
+  schemas: () => ({
+    path: uuidPath('transactionId'),
+    body: z.object({
+      type: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
+      summary: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
+      details: z.nullish(z.string().check(z.maxLength(10_000))),
+    }),
+  }),
+  example: { body: { type: 'call', summary: 'Called the lender about the appraisal' } },
+  handler: async ({ path, body }, { principal, now }) => {
+    const { entry, put } = activityPut(
+      principal.orgId,
+      {
+        transactionId: path.transactionId,
+        type: body.type,
+        summary: body.summary,
+        details: body.details ?? null,
+        userId: principal.userId,
+      },
+      now,
+    );
+    // The touch fails for a missing or foreign deal, so nothing is written then.
+    await transactWrite(
+      [touchTransaction(principal.orgId, { id: path.transactionId }, now), put],
+      () => new NotFound('Transaction'),
+    );
+    return { body: { data: entry } };
+  },
+});

@@ -13,7 +13,7 @@ import { recordAttempt, type DeliveryAttempt, type DeliveryMessage } from '#db/w
 import { signWebhookBody } from '#events/signing';
 import { postWebhook } from '#events/webhook-transport';
 import { maxAttempts, retryDelaySeconds } from '#events/retry-schedule';
-import { NotFoundError } from '#http/errors';
+import { NotFound } from '#domain/errors';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
 
 /** Headers a subscription's custom `headers` may not override. */
@@ -52,7 +52,7 @@ export async function deliver(record: SQSRecord, now = () => new Date()): Promis
   try {
     sub = await getWebhook(m.orgId, m.subscriptionId, true);
   } catch (err) {
-    if (err instanceof NotFoundError) return false; // subscription deleted: nothing to deliver to
+    if (err instanceof NotFound) return false; // subscription deleted: nothing to deliver to
     throw err;
   }
   const started = now();

@@ -5,14 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { matchRoute } from '#api/operations';
+import type { RegisteredOperation } from '#api/operation';
 import type { LambdaGroup } from '#api/types';
+import type { Router } from '#lib/local/router';
 
 /** The event, and the group whose function API Gateway would invoke (`meta` serves `$default`). */
-export function toApiEvent(req: IncomingMessage, body: Buffer, stage = '$default'): { event: APIGatewayProxyEventV2; group: LambdaGroup } {
+export function toApiEvent(req: IncomingMessage, body: Buffer, route: Router<RegisteredOperation>, stage = '$default'): { event: APIGatewayProxyEventV2; group: LambdaGroup } {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const method = (req.method ?? 'GET').toUpperCase();
-  const match = matchRoute(method, url.pathname);
+  const match = route(method, url.pathname);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
   const query: Record<string, string> = {};

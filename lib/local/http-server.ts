@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { groupModules } from '#functions/handlers';
+import { localApiHandlers } from '#lib/local/group-handlers';
 import { localContext, toApiEvent } from '#lib/local/api-event';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -28,9 +28,9 @@ export async function startLocalApi(opts: { port: number; host?: string }): Prom
     req.on('end', async () => {
       if (size > MAX_BODY_BYTES) return send(res, { statusCode: 422, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'validation_error', message: 'Request body too large.', fields: { body: `must be at most ${MAX_BODY_BYTES} bytes` } } }) });
       try {
-        const { event, group } = toApiEvent(req, Buffer.concat(chunks));
-        const mod = await groupModules[group]();
-        const result = (await mod.handler(event, localContext(`local-${group}`, event.requestContext.requestId))) as APIGatewayProxyStructuredResultV2;
+        const { route, handlerOf } = await localApiHandlers();
+        const { event, group } = toApiEvent(req, Buffer.concat(chunks), route);
+        const result = (await handlerOf(group)(event, localContext(`local-${group}`, event.requestContext.requestId))) as APIGatewayProxyStructuredResultV2;
         send(res, result);
       } catch (err) {
         console.error(err);

@@ -4,9 +4,10 @@
  */
 import { createOrganization, addUser } from '#db/orgs';
 import { createTransaction } from '#db/transactions';
-import { upsertKeyDates } from '#db/key-dates';
-import { completeTask, createTask, listOpenTasks } from '#db/tasks';
-import { changeStatus } from '#db/transaction-status';
+import { upsertKeyDates } from '#use-cases/key-dates';
+import { listOpenTasks } from '#db/tasks';
+import { completeTask, createTask } from '#use-cases/tasks';
+import { changeTransactionStatus } from '#use-cases/change-transaction-status';
 import { addDays, dateOf } from '#domain/calendar';
 
 export interface SeededOrg {
@@ -39,8 +40,8 @@ export async function seedDemo(now = new Date()): Promise<SeededOrg> {
     await createTask(actor, t.id, { title: 'Send executed contract to lender and title', priority: 1, dueDate: d(1), assigneeUserId: tc.userId }, now);
     await createTask(actor, t.id, { title: 'Confirm survey delivered or waived', priority: 2, linkedMilestoneName: 'InspectionDeadline' }, now);
     if (deal.status !== 'Prospect') {
-      if (deal.status === 'Clear to Close') await changeStatus(actor, t.id, 'Under Contract', now);
-      await changeStatus(actor, t.id, deal.status, now);
+      if (deal.status === 'Clear to Close') await changeTransactionStatus(actor, t.id, 'Under Contract', now);
+      await changeTransactionStatus(actor, t.id, deal.status, now);
     }
     // A coordinator would have finished what fell due before today.
     for (const task of await listOpenTasks(actor, { transactionId: t.id, limit: 50 })) {

@@ -69,3 +69,11 @@ function isRealDate(d: string): boolean {
   const dt = new Date(Date.UTC(y, m - 1, day));
   return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === day;
 }
+
+/**
+ * Path parameters that are all uuids (spec "Conventions": path ids named `...Id`, and `id`), e.g.
+ * `uuidPath('transactionId')`, `uuidPath('taskId', 'commentId')`.
+ */
+export function uuidPath<K extends string>(...names: K[]) {
+  return z.object(Object.fromEntries(names.map((n) => [n, uuid()])) as { [P in K]: ReturnType<typeof uuid> });
+}

@@ -1,66 +1,44 @@
 /**
- * Types of the operations manifest: one `OperationSpec` per operation of `../shared/spec/api-v1.md`.
- * Everything else (API Gateway routes, the local router, `GET /catalog`, scope checks) derives from it.
+ * Vocabulary of the operations (spec "Endpoints", "Scopes"): HTTP methods, scopes, the Lambda groups and the
+ * capabilities an operation can ask of its group's function.
  */
-import type * as z from '#api/zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Organization scopes, spec "Scopes": read ⊂ draft ⊂ actions are independent grants, not a hierarchy. */
+/** Organization scopes, spec "Scopes": read, draft and actions are independent grants, not a hierarchy. */
 export type Scope = 'read' | 'draft' | 'actions';
 
 /** `partner` marks `/api/v1/orgs/*`, callable only with an `rsk_` partner key. */
 export type Access = Scope | 'partner';
 
-/** One Lambda function per resource group (`functions/<group>/handler.ts`). */
-export type LambdaGroup =
-  | 'meta'
-  | 'transactions'
-  | 'key-dates'
-  | 'tasks'
-  | 'documents'
-  | 'extractions'
-  | 'messaging'
-  | 'contacts'
-  | 'disclosures'
-  | 'proposals'
-  | 'templates'
-  | 'webhooks'
-  | 'account'
-  | 'partner';
+/**
+ * One Lambda function per resource group. An operation's group is the folder its module lives in
+ * (`functions/<group>/<operation>.ts`); a new group is added here.
+ */
+export const LAMBDA_GROUPS = [
+  'meta',
+  'transactions',
+  'key-dates',
+  'tasks',
+  'documents',
+  'extractions',
+  'messaging',
+  'contacts',
+  'disclosures',
+  'proposals',
+  'templates',
+  'webhooks',
+  'account',
+  'partner',
+] as const;
+export type LambdaGroup = (typeof LAMBDA_GROUPS)[number];
 
 /**
- * Where an operation stands: `implemented` has a real handler; `planned` answers 501 `not_implemented`
- * until the named issue lands (the README coverage table lists these).
+ * What an operation needs beyond the table access every API function has (lib/table-access.ts). Its group's
+ * function is granted the union of its operations' capabilities, and nothing else:
+ * - `table:delete`, `table:batch-get`: `DeleteItem` and `BatchGetItem` on the table;
+ * - `documents:read`, `documents:write`: the documents bucket (presigned GETs; PUTs and deletes);
+ * - `extraction:start`: starting the extraction state machine;
+ * - `catalog`: the function is built with the list of every operation (for `GET /catalog`).
  */
-export type Availability = { status: 'implemented' } | { status: 'planned'; issue: string };
-
-export interface OperationSchemas {
-  /** Path parameters, e.g. `{ transactionId: uuid }`. */
-  path?: z.ZodMiniObject;
-  /** Query string parameters (values arrive as strings; int32 helpers coerce digit strings). */
-  query?: z.ZodMiniObject;
-  /** JSON body. Omitted means the operation takes no body (one sent anyway is ignored). */
-  body?: z.ZodMiniType;
-}
-
-export interface OperationSpec {
-  /** Stable camelCase id, also the handler's export name. */
-  operationId: string;
-  method: HttpMethod;
-  /** Full path with `{param}` placeholders, e.g. `/api/v1/transactions/{transactionId}`. */
-  path: string;
-  access: Access;
-  /** The spec marks it (IK): honours `Idempotency-Key`. */
-  idempotent: boolean;
-  group: LambdaGroup;
-  summary: string;
-  /**
-   * The zod schemas, built on first use: a function serves every route but validates only its own
-   * operations, so building all 116 at module init would only slow cold starts.
-   */
-  schemas: () => OperationSchemas;
-  availability: Availability;
-  /** True where the spec says "not shown" and the shape is this service's own design (see README). */
-  designedHere?: boolean;
-}
+export type Capability = 'table:delete' | 'table:batch-get' | 'documents:read' | 'documents:write' | 'extraction:start' | 'catalog';

@@ -10,7 +10,7 @@ import { db, tableName } from '#db/client';
 import { txnPk } from '#db/keys';
 import type { TransactItem } from '#db/transact';
 import { outboxPut, type Actor } from '#events/outbox';
-import { NotFoundError } from '#http/errors';
+import { NotFound } from '#domain/errors';
 
 /** The built-in roles (spec "Contact": roles match exactly on the role name). */
 export const CONTACT_ROLES = ['Buyer', 'Seller', "Buyer's Agent", 'Listing Agent', 'Escrow Officer / Title'] as const;
@@ -150,10 +150,10 @@ export function contactCreateItems(actor: Actor, contact: Contact, link?: { tran
 
 /**
  * The contact.
- * @throws NotFoundError when absent or another organization's
+ * @throws NotFound when absent or another organization's
  */
 export async function getContact(orgId: string, contactId: string): Promise<Contact> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: contactPk(orgId, contactId), SK: 'CONTACT' } }));
-  if (!out.Item) throw new NotFoundError('Contact');
+  if (!out.Item) throw new NotFound('Contact');
   return toContact(out.Item);
 }

@@ -12,8 +12,8 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { transactWrite, MAX_TRANSACT_ITEMS, type TransactItem } from '#db/transact';
 import { outboxPut, type Actor } from '#events/outbox';
-import { queryAll } from '#db/transactions';
-import { ConflictError, NotFoundError, ValidationError } from '#http/errors';
+import { queryAll, transactionExistsCheck } from '#db/transactions';
+import { Conflict, NotFound, InvalidInput } from '#domain/errors';
 import type { DocumentType, DocumentTypeSource, FileProblem } from '#domain/documents';
 
 /** Where the file of a document stands: awaiting its upload, stored, or refused (see `uploadError`). */
@@ -109,13 +109,13 @@ export const documentEventData = (d: DocumentRecord) => ({
 });
 
 /**
- * The document, or NotFoundError.
+ * The document, or NotFound.
  * @param consistent strongly consistent read (the S3 notification path: the item was written just before the upload URL was handed out)
- * @throws NotFoundError when absent or another organization's
+ * @throws NotFound when absent or another organization's
  */
 export async function getDocument(orgId: string, documentId: string, consistent = false): Promise<DocumentRecord> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: documentKeyOf(orgId, documentId), ConsistentRead: consistent }));
-  if (!out.Item) throw new NotFoundError('Document');
+  if (!out.Item) throw new NotFound('Document');
   return toDocument(out.Item);
 }
 
@@ -124,7 +124,7 @@ export async function findDocument(orgId: string, documentId: string, consistent
   try {
     return await getDocument(orgId, documentId, consistent);
   } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
+    if (err instanceof NotFound) return undefined;
     throw err;
   }
 }
@@ -156,20 +156,30 @@ export async function nextDocumentOrder(orgId: string, transactionId: string): P
   return last ? Number(last.order ?? 0) + 1 : 0;
 }
 
-/** A `ConditionCheck` that the deal exists (fails the transaction for a missing or foreign deal). */
-export const transactionExists = (orgId: string, transactionId: string): TransactItem => ({
-  ConditionCheck: { TableName: tableName(), Key: { PK: `ORG#${orgId}#TXN#${transactionId}`, SK: 'TXN' }, ConditionExpression: 'attribute_exists(PK)' },
+/**
+ * The `Update` that attaches an unattached document to a deal at position `order` (fails when the document is
+ * gone or already attached to a deal).
+ */
+export const attachDocumentUpdate = (orgId: string, documentId: string, transactionId: string, order: number, now: Date): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: documentKeyOf(orgId, documentId),
+    UpdateExpression: 'SET transactionId = :t, #o = :o, GSI1PK = :pk, GSI1SK = :sk, updatedAt = :now',
+    ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(transactionId) OR transactionId = :null)',
+    ExpressionAttributeNames: { '#o': 'order' },
+    ExpressionAttributeValues: { ':t': transactionId, ':o': order, ':pk': transactionDocsGsi1(orgId, transactionId), ':sk': docOrderSk(order, documentId), ':now': now.toISOString(), ':null': null },
+  },
 });
 
 /**
  * Creates a document item (`awaiting_upload`). When it is attached to a deal, the deal must exist (checked
  * in the same transaction).
- * @throws NotFoundError when `transactionId` is not a deal of the organization
+ * @throws NotFound when `transactionId` is not a deal of the organization
  */
 export async function createDocument(d: DocumentRecord): Promise<DocumentRecord> {
   const items: TransactItem[] = [{ Put: { TableName: tableName(), Item: documentItem(d), ConditionExpression: 'attribute_not_exists(PK)' } }];
-  if (d.transactionId) items.push(transactionExists(d.orgId, d.transactionId));
-  await transactWrite(items, () => new NotFoundError('Transaction'));
+  if (d.transactionId) items.push(transactionExistsCheck(d.orgId, d.transactionId));
+  await transactWrite(items, () => new NotFound('Transaction'));
   return d;
 }
 
@@ -261,7 +271,7 @@ export interface DocumentChanges {
 /**
  * Renames, reclassifies (source `declared`) or attaches a document to a deal. Attaching appends it to the
  * deal's order and, for an uploaded document, emits `document.uploaded` (it now belongs to that deal).
- * @throws NotFoundError when the document or the deal does not exist in the organization
+ * @throws NotFound when the document or the deal does not exist in the organization
  */
 export async function updateDocument(actor: Actor, documentId: string, changes: DocumentChanges, now: Date): Promise<DocumentRecord> {
   const d = await getDocument(actor.orgId, documentId);
@@ -290,7 +300,7 @@ export async function updateDocument(actor: Actor, documentId: string, changes: 
     sets.push('transactionId = :txn', '#o = :order', 'GSI1PK = :g1pk', 'GSI1SK = :g1sk');
     names['#o'] = 'order';
     Object.assign(values, { ':txn': next.transactionId, ':order': next.order, ':g1pk': transactionDocsGsi1(actor.orgId, next.transactionId), ':g1sk': docOrderSk(next.order, d.id) });
-    extra.push(transactionExists(actor.orgId, next.transactionId));
+    extra.push(transactionExistsCheck(actor.orgId, next.transactionId));
     if (d.uploadState === 'uploaded') extra.push(outboxPut(actor, 'document.uploaded', documentEventData(next), now));
   }
   await transactWrite(
@@ -307,7 +317,7 @@ export async function updateDocument(actor: Actor, documentId: string, changes: 
       },
       ...extra,
     ],
-    (index) => (index === 1 ? new NotFoundError('Transaction') : new NotFoundError('Document')),
+    (index) => (index === 1 ? new NotFound('Transaction') : new NotFound('Document')),
   );
   return next;
 }
@@ -316,7 +326,7 @@ export async function updateDocument(actor: Actor, documentId: string, changes: 
  * Deletes the document item and emits `document.deleted` in one transaction (the caller deletes the
  * stored file afterwards: a file left behind by a failed delete is harmless, a document without its file
  * is not).
- * @throws NotFoundError when absent or another organization's
+ * @throws NotFound when absent or another organization's
  */
 export async function deleteDocumentItem(actor: Actor, documentId: string, now: Date): Promise<DocumentRecord> {
   const d = await getDocument(actor.orgId, documentId);
@@ -325,7 +335,7 @@ export async function deleteDocumentItem(actor: Actor, documentId: string, now: 
       { Delete: { TableName: tableName(), Key: documentKeyOf(actor.orgId, d.id), ConditionExpression: 'attribute_exists(PK)' } },
       outboxPut(actor, 'document.deleted', documentEventData(d), now),
     ],
-    () => new NotFoundError('Document'),
+    () => new NotFound('Document'),
   );
   return d;
 }
@@ -334,8 +344,8 @@ export async function deleteDocumentItem(actor: Actor, documentId: string, now: 
  * Sets the deal's document order. `orderedDocumentIds` must list exactly the deal's documents, each once.
  * One transaction (at most 100 documents).
  * @returns the documents in their new order
- * @throws ValidationError when the list differs from the deal's documents or is too long
- * @throws NotFoundError when the deal does not exist in the organization
+ * @throws InvalidInput when the list differs from the deal's documents or is too long
+ * @throws NotFound when the deal does not exist in the organization
  */
 export async function reorderDocuments(orgId: string, transactionId: string, orderedDocumentIds: string[], now: Date): Promise<DocumentRecord[]> {
   const docs = await listTransactionDocuments(orgId, transactionId);
@@ -348,10 +358,10 @@ export async function reorderDocuments(orgId: string, transactionId: string, ord
   if (duplicates.length) problems.push(`listed more than once: ${[...new Set(duplicates)].join(', ')}`);
   if (unknown.length) problems.push(`not documents of this transaction: ${unknown.join(', ')}`);
   if (missing.length) problems.push(`missing: ${missing.join(', ')}`);
-  if (problems.length) throw new ValidationError({ orderedDocumentIds: `must list each of the transaction's ${docs.length} documents exactly once; ${problems.join('; ')}` });
-  if (docs.length + 1 > MAX_TRANSACT_ITEMS) throw new ValidationError({ orderedDocumentIds: `at most ${MAX_TRANSACT_ITEMS - 1} documents can be reordered at once` });
+  if (problems.length) throw new InvalidInput({ orderedDocumentIds: `must list each of the transaction's ${docs.length} documents exactly once; ${problems.join('; ')}` });
+  if (docs.length + 1 > MAX_TRANSACT_ITEMS) throw new InvalidInput({ orderedDocumentIds: `at most ${MAX_TRANSACT_ITEMS - 1} documents can be reordered at once` });
   const reordered = orderedDocumentIds.map((id, order) => ({ ...byId.get(id)!, order, updatedAt: now.toISOString() }));
-  const items: TransactItem[] = [transactionExists(orgId, transactionId)];
+  const items: TransactItem[] = [transactionExistsCheck(orgId, transactionId)];
   for (const d of reordered) {
     items.push({
       Update: {
@@ -365,7 +375,7 @@ export async function reorderDocuments(orgId: string, transactionId: string, ord
     });
   }
   await transactWrite(items, (index) =>
-    index === 0 ? new NotFoundError('Transaction') : new ConflictError("The transaction's documents changed during the reorder; read them again and retry."),
+    index === 0 ? new NotFound('Transaction') : new Conflict("The transaction's documents changed during the reorder; read them again and retry."),
   );
   return reordered;
 }

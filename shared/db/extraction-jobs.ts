@@ -11,7 +11,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { transactWrite, type TransactItem } from '#db/transact';
 import { outboxPut } from '#events/outbox';
-import { ConflictError, NotFoundError } from '#http/errors';
+import { Conflict, NotFound } from '#domain/errors';
 import { documentKeyOf, findDocument, type DocumentRecord } from '#db/documents';
 import { typeFromExtraction } from '#domain/documents';
 import type { Citation, ExtractionResult } from '#domain/extraction/types';
@@ -72,7 +72,7 @@ export const isFinished = (state: JobState) => state === 'completed' || state ==
  * Creates a `queued` job for a document and makes it the document's latest job (`extractionState`
  * queued), in one transaction. A document that already has a queued or running job refuses a second one.
  * A document item that does not exist is not required (the job alone is written).
- * @throws ConflictError when the document's latest job is still queued or running
+ * @throws Conflict when the document's latest job is still queued or running
  */
 export async function createJob(orgId: string, input: { documentId: string; transactionId: string | null; bucket: string; key: string }, now: Date): Promise<ExtractionJob> {
   const job: ExtractionJob = {
@@ -103,7 +103,7 @@ export async function createJob(orgId: string, input: { documentId: string; tran
       },
     });
   }
-  await transactWrite(items, () => new ConflictError(`An extraction of document ${input.documentId} is already queued or running (job ${doc?.latestJobId ?? 'unknown'}).`));
+  await transactWrite(items, () => new Conflict(`An extraction of document ${input.documentId} is already queued or running (job ${doc?.latestJobId ?? 'unknown'}).`));
   return job;
 }
 
@@ -149,11 +149,11 @@ export function failedJobCreateItems(
 
 /**
  * The job.
- * @throws NotFoundError when absent or another organization's
+ * @throws NotFound when absent or another organization's
  */
 export async function getJob(orgId: string, jobId: string): Promise<ExtractionJob> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: jobKey(orgId, jobId), ConsistentRead: true }));
-  if (!out.Item) throw new NotFoundError('Extraction job');
+  if (!out.Item) throw new NotFound('Extraction job');
   return toJob(out.Item);
 }
 
@@ -161,7 +161,7 @@ export async function getJob(orgId: string, jobId: string): Promise<ExtractionJo
  * queued → running (sets `startedAt`; the document's `extractionState` follows). A job already running or
  * finished is left as it is (a retried step).
  * @returns true when this call moved the job
- * @throws NotFoundError when the job does not exist
+ * @throws NotFound when the job does not exist
  */
 export async function markJobRunning(orgId: string, jobId: string, now: Date): Promise<boolean> {
   const job = await getJob(orgId, jobId);
@@ -185,7 +185,7 @@ export async function markJobRunning(orgId: string, jobId: string, now: Date): P
  * and a recognized TREC 20-18 reclassifies it as `purchase_contract` unless its type was declared.
  * No-op when the job is already completed or failed.
  * @returns true when this call completed the job
- * @throws NotFoundError when the job does not exist
+ * @throws NotFound when the job does not exist
  */
 export async function completeJob(orgId: string, jobId: string, result: ExtractionResult, now: Date): Promise<boolean> {
   const job = await getJob(orgId, jobId);
@@ -215,7 +215,7 @@ export async function completeJob(orgId: string, jobId: string, result: Extracti
  * (status `failed`, confidence 0, requiresReview true) in one transaction; the document's
  * `extractionState` becomes failed. No-op when the job is already completed or failed.
  * @returns true when this call failed the job
- * @throws NotFoundError when the job does not exist
+ * @throws NotFound when the job does not exist
  */
 export async function failJob(orgId: string, jobId: string, error: { code: string; message: string }, now: Date): Promise<boolean> {
   const job = await getJob(orgId, jobId);

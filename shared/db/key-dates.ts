@@ -1,17 +1,17 @@
 /**
- * Writing key dates: a bulk upsert or one change, each in one `TransactWriteItems` with the tasks that
- * follow the date (`linkedMilestoneName`), the deal's `updatedAt` and one `key_date.updated` per change.
+ * Key-date repository: the writes that set key dates on a deal together with the moves of the open tasks that
+ * follow them (`linkedMilestoneName`) and one `key_date.updated` per change, and the reads (a deal's dates; the
+ * upcoming dates of all deals on GSI1). The use cases that commit them are in shared/use-cases/key-dates.ts.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { gsi1 } from '#db/keys';
 import { keyDatePut, toKeyDate, type KeyDate } from '#db/key-date-items';
-import { openTaskIndex, type Task } from '#db/task-items';
-import { getDeal, touchTransaction, type Deal } from '#db/transactions';
-import { transactWrite, MAX_TRANSACT_ITEMS, type TransactItem } from '#db/transact';
+import { openTaskIndex, taskKey, type Task } from '#db/task-items';
+import { getDeal, type Deal } from '#db/transactions';
+import type { TransactItem } from '#db/transact';
 import { outboxPut, type Actor } from '#events/outbox';
 import { addDays, dayNumber, daysBetween } from '#domain/calendar';
-import { NotFoundError, ValidationError } from '#http/errors';
 
 export interface KeyDateChange {
   keyDateType: string;
@@ -22,15 +22,25 @@ export interface KeyDateChange {
   calculationNotes?: string | null;
 }
 
+/** The planned writes of key-date changes on a deal. */
+export interface KeyDateWrites {
+  /** The resulting key dates, in the order of the changes. */
+  keyDates: KeyDate[];
+  /** Key-date puts, their events and the moves of linked tasks. */
+  items: TransactItem[];
+  /** The linked open tasks as they will be after the moves. */
+  movedTasks: Task[];
+}
+
 /**
  * The writes that set key dates on `deal` and move their linked open tasks. Unchanged entries write
  * nothing and emit nothing.
- * @returns the resulting key dates and the writes
  */
-export function planKeyDateWrites(actor: Actor, deal: Deal, changes: KeyDateChange[], now: Date) {
+export function planKeyDateWrites(actor: Actor, deal: Pick<Deal, 'id' | 'address' | 'keyDates' | 'tasks'>, changes: KeyDateChange[], now: Date): KeyDateWrites {
   const existing = new Map(deal.keyDates.map((k) => [k.keyDateType, k]));
   const items: TransactItem[] = [];
   const result: KeyDate[] = [];
+  const movedTasks: Task[] = [];
   for (const c of changes) {
     const prev = existing.get(c.keyDateType);
     const next: KeyDate = {
@@ -55,19 +65,18 @@ export function planKeyDateWrites(actor: Actor, deal: Deal, changes: KeyDateChan
     items.push(keyDatePut(actor.orgId, next));
     items.push(outboxPut(actor, 'key_date.updated', { transactionId: deal.id, keyDateType: next.keyDateType, dateValue: next.dateValue, previousValue: prev?.dateValue ?? null }, now));
     if (prev?.dateValue !== next.dateValue) {
-      deal.tasks
-        .filter((t) => t.status === 'open' && t.linkedMilestoneName === next.keyDateType)
-        .forEach((t) =>
-          items.push(
-            t.dueOffsetDays === null && t.dueDate
-              ? // Dated before its key date existed: keep the date, remember the offset from now on.
-                moveTask(actor.orgId, t, t.dueDate, daysBetween(next.dateValue, t.dueDate))
-              : moveTask(actor.orgId, t, addDays(next.dateValue, t.dueOffsetDays ?? 0), t.dueOffsetDays ?? 0),
-          ),
-        );
+      for (const t of deal.tasks.filter((x) => x.status === 'open' && x.linkedMilestoneName === next.keyDateType)) {
+        const moved: Task =
+          t.dueOffsetDays === null && t.dueDate
+            ? // Dated before its key date existed: keep the date, remember the offset from now on.
+              { ...t, dueOffsetDays: daysBetween(next.dateValue, t.dueDate) }
+            : { ...t, dueDate: addDays(next.dateValue, t.dueOffsetDays ?? 0), dueOffsetDays: t.dueOffsetDays ?? 0 };
+        items.push(moveTask(actor.orgId, moved, moved.dueDate!, moved.dueOffsetDays!));
+        movedTasks.push(moved);
+      }
     }
   }
-  return { keyDates: result, items };
+  return { keyDates: result, items, movedTasks };
 }
 
 /** The `Update` that sets a task's due date, its offset from the linked key date and its open-task index position. */
@@ -75,48 +84,12 @@ function moveTask(orgId: string, t: Task, dueDate: string, dueOffsetDays: number
   return {
     Update: {
       TableName: tableName(),
-      Key: { PK: `ORG#${orgId}#TXN#${t.transactionId}`, SK: `TASK#${t.id}` },
+      Key: taskKey(orgId, t),
       UpdateExpression: 'SET dueDate = :d, dueOffsetDays = :o, GSI1SK = :g',
       ConditionExpression: 'attribute_exists(SK)',
       ExpressionAttributeValues: { ':d': dueDate, ':o': dueOffsetDays, ':g': openTaskIndex(orgId, { dueDate, id: t.id }).GSI1SK },
     },
   };
-}
-
-/**
- * Bulk upsert (spec: a type appears at most once per transaction; writing it again updates it).
- * @throws ValidationError when the same type is given twice, or the change is too large for one transaction
- * @throws NotFoundError when the deal does not exist in the organization
- */
-export async function upsertKeyDates(actor: Actor, transactionId: string, changes: KeyDateChange[], now: Date): Promise<KeyDate[]> {
-  const seen = new Map<string, number>();
-  changes.forEach((c, i) => {
-    if (seen.has(c.keyDateType)) throw new ValidationError({ [`keyDates[${i}].keyDateType`]: `duplicates keyDates[${seen.get(c.keyDateType)}]: a type appears at most once per transaction` });
-    seen.set(c.keyDateType, i);
-  });
-  const deal = await getDeal(actor.orgId, transactionId);
-  const { keyDates, items } = planKeyDateWrites(actor, deal, changes, now);
-  await commit(actor, deal, items, now);
-  return keyDates;
-}
-
-/**
- * Changes one existing key date.
- * @throws NotFoundError when the deal or that key date does not exist
- */
-export async function updateKeyDate(actor: Actor, transactionId: string, keyDateType: string, change: Omit<KeyDateChange, 'keyDateType' | 'dateValue'> & { dateValue?: string | null }, now: Date): Promise<KeyDate> {
-  const deal = await getDeal(actor.orgId, transactionId);
-  const prev = deal.keyDates.find((k) => k.keyDateType === keyDateType);
-  if (!prev) throw new NotFoundError('Key date');
-  const { keyDates, items } = planKeyDateWrites(actor, deal, [{ ...change, keyDateType, dateValue: change.dateValue ?? prev.dateValue }], now);
-  await commit(actor, deal, items, now);
-  return keyDates[0];
-}
-
-async function commit(actor: Actor, deal: Deal, items: TransactItem[], now: Date) {
-  if (!items.length) return;
-  if (items.length + 1 > MAX_TRANSACT_ITEMS) throw new ValidationError({ keyDates: 'too many key dates and linked tasks change at once; send fewer key dates per request' });
-  await transactWrite([touchTransaction(actor.orgId, deal, now), ...items], () => new NotFoundError('Transaction'));
 }
 
 /** A deal's key dates, soonest first. */

@@ -83,6 +83,12 @@ export async function getOrganization(orgId: string, consistent = false): Promis
   return { orgId: id, name, ownerUserId, createdAt };
 }
 
+/** True when `userId` is a member of the organization (one `GetItem`, key only). */
+export async function isMember(orgId: string, userId: string): Promise<boolean> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: `USER#${userId}` }, ProjectionExpression: 'userId' }));
+  return out.Item !== undefined;
+}
+
 /** The organization's members. */
 export async function listUsers(orgId: string): Promise<OrgUser[]> {
   const out = await db().send(

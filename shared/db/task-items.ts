@@ -39,8 +39,7 @@ export const openTaskIndex = (orgId: string, t: Pick<Task, 'dueDate' | 'id'>) =>
 
 export function taskItem(orgId: string, t: Task) {
   return {
-    PK: txnPk(orgId, t.transactionId),
-    SK: `TASK#${t.id}`,
+    ...taskKey(orgId, t),
     entity: 'Task',
     orgId,
     ...t,
@@ -48,6 +47,10 @@ export function taskItem(orgId: string, t: Task) {
   };
 }
 
+/** Key of a task in its deal's collection. */
+export const taskKey = (orgId: string, t: Pick<Task, 'transactionId' | 'id'>) => ({ PK: txnPk(orgId, t.transactionId), SK: `TASK#${t.id}` });
+
+/** Key of a task's reference item (finds the deal from the task id). */
 export const taskRefKey = (orgId: string, taskId: string) => ({ PK: taskPk(orgId, taskId), SK: 'TASK' });
 
 /** The writes that create a task: the task, its reference item and `task.created`. */

@@ -14,7 +14,7 @@ import { toKeyDate, type KeyDate } from '#db/key-date-items';
 import { toTask, type Task } from '#db/task-items';
 import { activityPut, toActivity, type Activity } from '#db/activity';
 import { compareTransactionContacts, toTransactionContact, type TransactionContact } from '#db/contacts';
-import { NotFoundError } from '#http/errors';
+import { NotFound } from '#domain/errors';
 
 export interface PropertyAddress {
   street: string;
@@ -105,31 +105,61 @@ export async function createTransaction(
   return t;
 }
 
+/** Options of `touchTransaction`. */
+export interface TouchOptions {
+  /** Attributes to set as well (names are escaped). */
+  set?: Record<string, unknown>;
+  /**
+   * Optimistic concurrency: commit only if the deal's `updatedAt` still has this value (as read), so a write
+   * planned from a stale read of the deal fails instead of overwriting a concurrent change.
+   */
+  unchangedSince?: string;
+}
+
 /**
- * The `Update` that bumps a deal's `updatedAt` (re-sorting it in the lists) and fails when the deal does
- * not exist, so a write to a missing or foreign deal commits nothing.
+ * The `Update` that bumps a deal's `updatedAt` (re-sorting it in the lists) and fails when the deal does not
+ * exist (or, with `unchangedSince`, changed since it was read), so a write to a missing, foreign or stale deal
+ * commits nothing.
  */
-export function touchTransaction(orgId: string, t: Pick<Transaction, 'id' | 'status'>, now: Date, set: Record<string, unknown> = {}): TransactItem {
+export function touchTransaction(orgId: string, t: Pick<Transaction, 'id'>, now: Date, opts: TouchOptions = {}): TransactItem {
   const updatedAt = now.toISOString();
   const values: Record<string, unknown> = { ':u': updatedAt, ':g1': byUpdate({ updatedAt, id: t.id }) };
   const names: Record<string, string> = {};
   const sets = ['updatedAt = :u', 'GSI1SK = :g1', 'GSI2SK = :g1'];
-  Object.entries(set).forEach(([k, v], i) => {
+  Object.entries(opts.set ?? {}).forEach(([k, v], i) => {
     names[`#s${i}`] = k;
     values[`:s${i}`] = v;
     sets.push(`#s${i} = :s${i}`);
   });
+  let condition = 'attribute_exists(PK)';
+  if (opts.unchangedSince !== undefined) {
+    condition += ' AND updatedAt = :prev';
+    values[':prev'] = opts.unchangedSince;
+  }
   return {
     Update: {
       TableName: tableName(),
       Key: { PK: txnPk(orgId, t.id), SK: 'TXN' },
       UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: 'attribute_exists(PK)',
+      ConditionExpression: condition,
       ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,
     },
   };
 }
+
+/**
+ * The attributes that change with a deal's status (for `touchTransaction`'s `set`): the status and its category,
+ * `closedAt`, the search text and the by-status index partition.
+ */
+export function statusAttributes(orgId: string, t: Transaction, category: string): Record<string, unknown> {
+  return { status: t.status, statusCategory: category, closedAt: t.closedAt, searchText: transactionItem(orgId, t).searchText, GSI2PK: gsi2.transactionsByStatus(orgId, t.status) };
+}
+
+/** A `ConditionCheck` that the deal exists (fails the transaction for a missing or foreign deal). */
+export const transactionExistsCheck = (orgId: string, transactionId: string): TransactItem => ({
+  ConditionCheck: { TableName: tableName(), Key: { PK: txnPk(orgId, transactionId), SK: 'TXN' }, ConditionExpression: 'attribute_exists(PK)' },
+});
 
 /** Reads every page of a query. */
 export async function queryAll(input: QueryCommandInput): Promise<Record<string, any>[]> {
@@ -143,27 +173,46 @@ export async function queryAll(input: QueryCommandInput): Promise<Record<string,
   return items;
 }
 
-const RECENT_ACTIVITY = 20;
+/** Activity entries a deal read returns (newest first). */
+export const RECENT_ACTIVITY = 20;
+/** Items per page of the deal read: most deals (head, key dates, tasks, contacts, documents) fit one page. */
+const DEAL_PAGE = 100;
 
 /**
- * The whole deal in one `Query` of its item collection (more only past 1 MB).
- * @throws NotFoundError when the deal is absent or another organization's
+ * The whole deal in one `Query` of its item collection, read newest sort key first: the head, tasks, key dates,
+ * contacts and other children come before the activity log (`ACT#…` sorts first, so it comes last, newest first),
+ * and the read stops once `RECENT_ACTIVITY` entries are in hand. A deal's size thus bounds the read, not the
+ * length of its history; more pages are read only for a deal of more than ~80 children.
+ * @throws NotFound when the deal is absent or another organization's
  */
 export async function getDeal(orgId: string, transactionId: string): Promise<Deal> {
-  const items = await queryAll({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': txnPk(orgId, transactionId) } });
+  const items: Record<string, any>[] = [];
+  let activity = 0;
+  let ExclusiveStartKey: Record<string, any> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': txnPk(orgId, transactionId) }, ScanIndexForward: false, Limit: DEAL_PAGE, ExclusiveStartKey }),
+    );
+    for (const item of out.Items ?? []) {
+      if (String(item.SK).startsWith('ACT#') && ++activity > RECENT_ACTIVITY) break;
+      items.push(item);
+    }
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey && activity < RECENT_ACTIVITY);
   const head = items.find((i) => i.SK === 'TXN');
-  if (!head) throw new NotFoundError('Transaction');
+  if (!head) throw new NotFound('Transaction');
   const of = (prefix: string) => items.filter((i) => String(i.SK).startsWith(prefix));
   return {
     ...toTransaction(head),
     keyDates: of('KD#').map(toKeyDate).sort((a, b) => a.dateValue.localeCompare(b.dateValue)),
     tasks: of('TASK#').map(toTask).sort(byDue),
-    recentActivity: of('ACT#').map(toActivity).reverse().slice(0, RECENT_ACTIVITY),
+    recentActivity: of('ACT#').map(toActivity),
     contacts: of('CONTACT#').map(toTransactionContact).sort(compareTransactionContacts),
   };
 }
 
-const byDue = (a: Task, b: Task) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999') || a.createdAt.localeCompare(b.createdAt);
+/** Soonest due first, undated last, then oldest first. */
+export const byDue = (a: Task, b: Task) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999') || a.createdAt.localeCompare(b.createdAt);
 
 /**
  * A page of deals, most recently updated first, optionally filtered by status (GSI2) and text `q`.
@@ -211,18 +260,18 @@ export async function updateNotes(actor: Actor, t: Transaction, notes: string | 
   const updated = { ...t, notes, updatedAt: now.toISOString() };
   const { put } = activityPut(actor.orgId, { transactionId: t.id, type: 'notes_updated', summary: notes === null ? 'Notes cleared' : 'Notes updated', details: null, userId: actor.userId }, now);
   await transactWrite(
-    [touchTransaction(actor.orgId, t, now, { notes, searchText: transactionItem(actor.orgId, updated).searchText }), put],
-    () => new NotFoundError('Transaction'),
+    [touchTransaction(actor.orgId, t, now, { set: { notes, searchText: transactionItem(actor.orgId, updated).searchText } }), put],
+    () => new NotFound('Transaction'),
   );
   return updated;
 }
 
 /**
  * The deal item alone (one `GetItem`), without its collection.
- * @throws NotFoundError when absent or another organization's
+ * @throws NotFound when absent or another organization's
  */
 export async function getTransactionHead(orgId: string, transactionId: string): Promise<Transaction> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: txnPk(orgId, transactionId), SK: 'TXN' } }));
-  if (!out.Item) throw new NotFoundError('Transaction');
+  if (!out.Item) throw new NotFound('Transaction');
   return toTransaction(out.Item);
 }

@@ -11,7 +11,7 @@ import { db, tableName } from '#db/client';
 import { orgPk } from '#db/keys';
 import { transactWrite } from '#db/transact';
 import { maskSecret, newSigningSecret } from '#events/signing';
-import { NotFoundError } from '#http/errors';
+import { NotFound } from '#domain/errors';
 
 /** Consecutive failed deliveries that pause a subscription (when `circuitBreakerEnabled`). */
 export const CIRCUIT_BREAKER_THRESHOLD = Number(process.env.WEBHOOK_BREAKER_THRESHOLD ?? 20);
@@ -88,10 +88,10 @@ export async function createWebhook(orgId: string, input: WebhookInput, now: Dat
   return s;
 }
 
-/** @throws NotFoundError */
+/** @throws NotFound */
 export async function getWebhook(orgId: string, id: string, consistent = false): Promise<WebhookSubscription> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(orgId, id), ConsistentRead: consistent }));
-  if (!out.Item) throw new NotFoundError('Webhook');
+  if (!out.Item) throw new NotFound('Webhook');
   return fromItem(out.Item);
 }
 
@@ -108,7 +108,7 @@ export const wantsEvent = (s: Pick<WebhookSubscription, 'events'>, eventType: st
 
 /**
  * Replaces a subscription's settings (spec `PUT`). Setting `isActive: true` also resets the circuit breaker.
- * @throws NotFoundError
+ * @throws NotFound
  */
 export async function replaceWebhook(orgId: string, id: string, input: WebhookInput, now: Date): Promise<WebhookSubscription> {
   const current = await getWebhook(orgId, id, true);
@@ -125,16 +125,16 @@ export async function replaceWebhook(orgId: string, id: string, input: WebhookIn
     updatedAt: now.toISOString(),
   };
   if (input.isActive === true) Object.assign(next, { consecutiveFailures: 0, pausedAt: null, pausedReason: null });
-  await transactWrite([{ Put: { TableName: tableName(), Item: { ...key(orgId, id), entity: 'Webhook', ...next }, ConditionExpression: 'attribute_exists(SK)' } }], () => new NotFoundError('Webhook'));
+  await transactWrite([{ Put: { TableName: tableName(), Item: { ...key(orgId, id), entity: 'Webhook', ...next }, ConditionExpression: 'attribute_exists(SK)' } }], () => new NotFound('Webhook'));
   return next;
 }
 
-/** Deletes a subscription; its queued deliveries are dropped when they find it gone. @throws NotFoundError */
+/** Deletes a subscription; its queued deliveries are dropped when they find it gone. @throws NotFound */
 export async function deleteWebhook(orgId: string, id: string): Promise<void> {
   try {
     await db().send(new DeleteCommand({ TableName: tableName(), Key: key(orgId, id), ConditionExpression: 'attribute_exists(SK)' }));
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new NotFoundError('Webhook');
+    if (err instanceof ConditionalCheckFailedException) throw new NotFound('Webhook');
     throw err;
   }
 }
@@ -151,7 +151,7 @@ export async function rotateWebhookSecret(orgId: string, id: string, now: Date):
     );
     return fromItem(out.Attributes!);
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new NotFoundError('Webhook');
+    if (err instanceof ConditionalCheckFailedException) throw new NotFound('Webhook');
     throw err;
   }
 }

@@ -1,9 +1,11 @@
 /**
- * API errors and the spec's error envelope `{ error: { code, message, fields? } }` (spec "Errors").
- * Domain code throws these; `toErrorResponse` is the one place an error becomes an HTTP response.
+ * The one place an error becomes an HTTP response in the spec's envelope `{ error: { code, message, fields? } }`
+ * (spec "Errors"). Domain errors (`shared/domain/errors.ts`) map to a status by `instanceof`; the few errors
+ * only the request pipeline can raise (credential, scope, rate limit, route, not built) are `ApiError`s here.
  */
+import { Conflict, Forbidden, InvalidInput, NotFound, Unavailable } from '#domain/errors';
 
-/** Stable error codes clients branch on (spec "Errors"), plus 501 for operations not built yet. */
+/** Stable error codes clients branch on (spec "Errors"), plus 501 for operations not built yet and 503. */
 export type ErrorCode =
   | 'unauthorized'
   | 'insufficient_scope'
@@ -16,12 +18,12 @@ export type ErrorCode =
   | 'not_implemented'
   | 'service_unavailable';
 
+/** An error raised by the request pipeline itself, with its status, code and headers. */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
-    readonly fields?: Record<string, string>,
     readonly headers?: Record<string, string>,
   ) {
     super(message);
@@ -29,57 +31,38 @@ export class ApiError extends Error {
   }
 }
 
+/** 401: missing, invalid, revoked or wrong-type credential. */
 export class UnauthorizedError extends ApiError {
   constructor(message = 'Missing, invalid or revoked credential.') {
     super(401, 'unauthorized', message);
   }
 }
 
+/** 403 `insufficient_scope`: the credential lacks the operation's scope. */
 export class InsufficientScopeError extends ApiError {
   constructor(required: string) {
     super(403, 'insufficient_scope', `This operation needs the '${required}' scope.`);
   }
 }
 
-/** 403 `forbidden`: the credential has the scope, but the rule is about who acts (e.g. a comment's author). */
-export class ForbiddenError extends ApiError {
-  constructor(message: string) {
-    super(403, 'forbidden', message);
-  }
-}
-
-/** 404 for absent resources and, identically, for another organization's (spec "Tenant isolation"). */
-export class NotFoundError extends ApiError {
-  constructor(what = 'Resource') {
-    super(404, 'not_found', `${what} not found.`);
-  }
-}
-
-export class ConflictError extends ApiError {
-  constructor(message: string) {
-    super(409, 'conflict', message);
-  }
-}
-
-/** 422 with `fields` mapping each offending field (dotted path) to a message. */
-export class ValidationError extends ApiError {
-  constructor(fields: Record<string, string>, message = 'The request is invalid.') {
-    super(422, 'validation_error', message, fields);
+/** 404 for a path no operation serves (API Gateway's `$default` route). */
+export class RouteNotFoundError extends ApiError {
+  constructor(method: string, path: string) {
+    super(404, 'not_found', `No route for ${method} ${path}.`);
   }
 }
 
 /** 429 with `Retry-After: 60` (spec "Limits": fixed one-minute windows). */
 export class RateLimitedError extends ApiError {
   constructor(bucket: 'read' | 'write') {
-    super(429, 'rate_limited', `The ${bucket} rate limit of this key is exceeded; retry after the window resets.`, undefined, {
-      'Retry-After': '60',
-    });
+    super(429, 'rate_limited', `The ${bucket} rate limit of this key is exceeded; retry after the window resets.`, { 'Retry-After': '60' });
   }
 }
 
+/** 501 for an operation of the spec that is not built yet (README coverage table). */
 export class NotImplementedError extends ApiError {
-  constructor(operationId: string, issue: string) {
-    super(501, 'not_implemented', `Operation '${operationId}' is not implemented yet (${issue}).`);
+  constructor(operationId: string, planned: string) {
+    super(501, 'not_implemented', `Operation '${operationId}' is not implemented yet (${planned}).`);
   }
 }
 
@@ -90,19 +73,38 @@ export interface JsonResponse {
   body: string;
 }
 
+interface Mapped {
+  statusCode: number;
+  code: ErrorCode;
+  message: string;
+  fields?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+/** Status and code of a thrown value, or undefined for an unexpected error (→ 500). */
+function mapError(err: unknown): Mapped | undefined {
+  if (err instanceof ApiError) return { statusCode: err.statusCode, code: err.code, message: err.message, headers: err.headers };
+  if (err instanceof NotFound) return { statusCode: 404, code: 'not_found', message: err.message };
+  if (err instanceof InvalidInput) return { statusCode: 422, code: 'validation_error', message: err.message, fields: err.fields };
+  if (err instanceof Conflict) return { statusCode: 409, code: 'conflict', message: err.message };
+  if (err instanceof Forbidden) return { statusCode: 403, code: 'forbidden', message: err.message };
+  if (err instanceof Unavailable) return { statusCode: 503, code: 'service_unavailable', message: err.message, headers: { 'Retry-After': '5' } };
+  return undefined;
+}
+
+/** True when `err` maps to a deliberate 4xx/5xx response (not an unexpected failure). */
+export const isExpectedError = (err: unknown): boolean => mapError(err) !== undefined;
+
 /**
- * Maps any thrown value to the envelope. ApiError keeps its status, code and fields; anything else is a
- * 500 `internal_error` whose message reveals nothing internal (the caller logs the original).
+ * Maps any thrown value to the envelope. Known errors keep their status, code and fields; anything else is a
+ * 500 `internal_error` whose message reveals nothing internal but the request id (the caller logs the original).
  */
 export function toErrorResponse(err: unknown, requestId?: string): JsonResponse {
-  if (err instanceof ApiError) {
-    const error: Record<string, unknown> = { code: err.code, message: err.message };
-    if (err.fields) error.fields = err.fields;
-    return {
-      statusCode: err.statusCode,
-      headers: { 'content-type': 'application/json', ...err.headers },
-      body: JSON.stringify({ error }),
-    };
+  const mapped = mapError(err);
+  if (mapped) {
+    const error: Record<string, unknown> = { code: mapped.code, message: mapped.message };
+    if (mapped.fields) error.fields = mapped.fields;
+    return { statusCode: mapped.statusCode, headers: { 'content-type': 'application/json', ...mapped.headers }, body: JSON.stringify({ error }) };
   }
   const suffix = requestId ? ` Reference: ${requestId}.` : '';
   return {

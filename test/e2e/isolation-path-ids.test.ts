@@ -1,12 +1,14 @@
 /**
- * Tenant isolation of every implemented operation that takes a resource id (spec "Tenant isolation"): org
- * B's actions key on org A's ids answers 404 `not_found` exactly like a random id, and org A's resource
- * is unchanged afterwards. Driven by CASES: a newly implemented operation with a `{...Id}` path parameter
- * fails the coverage test until it gets a row here.
+ * Tenant isolation of every implemented operation that takes a resource id, in its path or as an `...Id` query
+ * parameter (spec "Tenant isolation"): org B's actions key on org A's ids answers 404 `not_found` exactly like a
+ * random id, and org A's resources are unchanged afterwards. The cases are derived from the registry: each
+ * operation is called with its own module's `example` request and ids from the fixture below by parameter name,
+ * so a new operation is covered without a row here (a new kind of id needs one line in `ID_OF`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { operations } from '#api/operations';
+import { isImplemented, schemasOf } from '#api/operation';
+import { loadOperations, type ModuleOperation } from '#lib/registry';
 import { startTestApi, type TestApi, type TestOrg } from '../support/http-client.ts';
 import { createDeal, outboxEvents, postTask, putKeyDates } from './deal-fixtures.ts';
 import { pdfBytes, startTestS3, waitFor, type TestS3 } from './documents-fixtures.ts';
@@ -17,47 +19,43 @@ interface Ids {
   commentId: string;
   documentId: string;
   jobId: string;
-}
-interface Case {
-  /** operationId in the manifest. */
-  op: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: (ids: Ids) => string;
-  body?: (ids: Ids, b: TestOrg) => unknown;
+  webhookId: string;
 }
 
-const txn = (ids: Ids) => `/api/v1/transactions/${ids.transactionId}`;
-const task = (ids: Ids) => `/api/v1/tasks/${ids.taskId}`;
-const doc = (ids: Ids) => `/api/v1/documents/${ids.documentId}`;
-const job = (ids: Ids) => `/api/v1/extractions/${ids.jobId}`;
+/** The fixture id for a parameter name (`id` is per group), or undefined when the fixture has none. */
+const ID_OF: Record<string, (ids: Ids) => string> = {
+  transactionId: (i) => i.transactionId,
+  taskId: (i) => i.taskId,
+  commentId: (i) => i.commentId,
+  documentId: (i) => i.documentId,
+  jobId: (i) => i.jobId,
+  'webhooks.id': (i) => i.webhookId,
+  keyDateType: () => 'ClosingDate',
+};
 
-const CASES: Case[] = [
-  { op: 'getTransaction', method: 'GET', path: txn },
-  { op: 'addTransactionActivity', method: 'POST', path: (i) => `${txn(i)}/activity`, body: () => ({ type: 'note', summary: 'from org B' }) },
-  { op: 'updateTransactionStatus', method: 'PATCH', path: (i) => `${txn(i)}/status`, body: () => ({ status: 'Closed' }) },
-  { op: 'updateTransactionNotes', method: 'PATCH', path: (i) => `${txn(i)}/notes`, body: () => ({ notes: 'hijacked by org B' }) },
-  { op: 'listKeyDates', method: 'GET', path: (i) => `${txn(i)}/key-dates` },
-  { op: 'upsertKeyDates', method: 'POST', path: (i) => `${txn(i)}/key-dates`, body: () => ({ keyDates: [{ keyDateType: 'ClosingDate', dateValue: '2030-01-01' }] }) },
-  { op: 'updateKeyDate', method: 'PATCH', path: (i) => `${txn(i)}/key-dates/ClosingDate`, body: () => ({ newValue: '2030-01-01' }) },
-  { op: 'createTask', method: 'POST', path: (i) => `${txn(i)}/tasks`, body: () => ({ title: 'planted by org B' }) },
-  { op: 'assignTask', method: 'POST', path: (i) => `${task(i)}/assign`, body: (_i, b) => ({ assigneeUserId: b.ownerUserId }) },
-  { op: 'completeTask', method: 'POST', path: (i) => `${task(i)}/complete`, body: () => ({ note: 'org B' }) },
-  { op: 'listTaskComments', method: 'GET', path: (i) => `${task(i)}/comments` },
-  { op: 'addTaskComment', method: 'POST', path: (i) => `${task(i)}/comments`, body: () => ({ content: 'org B was here' }) },
-  { op: 'deleteTaskComment', method: 'DELETE', path: (i) => `${task(i)}/comments/${i.commentId}` },
-  { op: 'listNextActions', method: 'GET', path: (i) => `/api/v1/next-actions?transactionId=${i.transactionId}` },
-  { op: 'listTasks', method: 'GET', path: (i) => `/api/v1/tasks?transactionId=${i.transactionId}` },
-  { op: 'listTransactionDocuments', method: 'GET', path: (i) => `${txn(i)}/documents` },
-  { op: 'reorderTransactionDocuments', method: 'POST', path: (i) => `${txn(i)}/documents/reorder`, body: (i) => ({ orderedDocumentIds: [i.documentId] }) },
-  { op: 'listMissingDocuments', method: 'GET', path: (i) => `${txn(i)}/missing-documents` },
-  { op: 'getDocument', method: 'GET', path: doc },
-  { op: 'getDocumentDownloadUrl', method: 'GET', path: (i) => `${doc(i)}/download-url` },
-  { op: 'updateDocument', method: 'PATCH', path: doc, body: () => ({ name: 'renamed by org B.pdf', documentType: 'other' }) },
-  { op: 'deleteDocument', method: 'DELETE', path: doc },
-  { op: 'extractDocument', method: 'POST', path: (i) => `${doc(i)}/extract` },
-  { op: 'getExtraction', method: 'GET', path: job },
-  { op: 'getExtractionSourceUrl', method: 'GET', path: (i) => `${job(i)}/source-url` },
-];
+const operations = await loadOperations();
+
+/** Path parameters of an operation, and its query parameters named like ids. */
+function idParams(op: ModuleOperation): { path: string[]; query: string[] } {
+  const schemas = schemasOf(op);
+  const query = Object.keys(schemas.query?.shape ?? {}).filter((k) => /Id$/.test(k));
+  return { path: [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]), query };
+}
+
+const idLookup = (op: ModuleOperation, param: string) => ID_OF[`${op.group}.${param}`] ?? ID_OF[param];
+
+/** Implemented operations that take an id. */
+const CASES = operations.filter((op) => isImplemented(op) && (idParams(op).path.length > 0 || idParams(op).query.length > 0));
+
+/** The request of `op` with `ids`: its example's query and body, ids filled in by parameter name. */
+function requestOf(op: ModuleOperation, ids: Ids): { path: string; body?: unknown } {
+  const { query } = idParams(op);
+  const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(idLookup(op, name)!(ids)));
+  const params = new URLSearchParams({ ...(op.example?.query as Record<string, string> | undefined) });
+  for (const name of query) params.set(name, idLookup(op, name)!(ids));
+  const qs = params.toString();
+  return { path: qs ? `${path}?${qs}` : path, body: op.example?.body };
+}
 
 let t: TestApi;
 let s3: TestS3;
@@ -67,19 +65,20 @@ let ids: Ids;
 
 /** Everything org A can see of its resources, read with org A's key. */
 async function snapshotA() {
-  // The document reads use A's actions key: each key has its own read budget (300 per minute).
+  // Spread over A's three keys: each key has its own read budget (300 per minute).
   const get = async (path: string, key = a.keys.read) => {
     const r = await t.call('GET', path, { key });
     expect(r.status).toBe(200);
     return r.body;
   };
   return {
-    deal: await get(`/api/v1/transactions/${ids.transactionId}`),
-    comments: await get(`/api/v1/tasks/${ids.taskId}/comments`),
+    deal: await get(`/api/v1/transactions/${ids.transactionId}`, a.keys.draft),
+    comments: await get(`/api/v1/tasks/${ids.taskId}/comments`, a.keys.draft),
     tasks: await get('/api/v1/tasks'),
-    documents: await get(`/api/v1/transactions/${ids.transactionId}/documents`, a.keys.actions),
+    documents: await get(`/api/v1/transactions/${ids.transactionId}/documents`),
     document: await get(`/api/v1/documents/${ids.documentId}`, a.keys.actions),
     job: await get(`/api/v1/extractions/${ids.jobId}`, a.keys.actions),
+    webhook: await get(`/api/v1/webhooks/${ids.webhookId}`, a.keys.actions),
     events: (await outboxEvents(a.orgId)).map((e) => e.eventId).sort(),
   };
 }
@@ -97,7 +96,9 @@ beforeAll(async () => {
   const up = await t.call('POST', '/api/v1/documents', { key: a.keys.draft, body: { fileName: 'A contract.pdf', contentBase64: pdfBytes().toString('base64'), transactionId: deal.id } });
   expect(up.status).toBe(200);
   await waitFor(async () => ((await t.call('GET', `/api/v1/documents/${up.body.data.documentId}`, { key: a.keys.read })).body.data.uploadState === 'uploaded' ? true : undefined));
-  ids = { transactionId: deal.id, taskId: tk.id, commentId: c.body.data.id, documentId: up.body.data.documentId, jobId: up.body.data.jobId };
+  const hook = await t.call('POST', '/api/v1/webhooks', { key: a.keys.actions, body: { name: 'A hook', url: 'https://93.184.215.14/hooks/a', events: ['*'] } });
+  expect(hook.status).toBe(200);
+  ids = { transactionId: deal.id, taskId: tk.id, commentId: c.body.data.id, documentId: up.body.data.documentId, jobId: up.body.data.jobId, webhookId: hook.body.data.id };
   // Org B has data of its own, so a leak could not hide behind an empty org.
   const own = await createDeal(b, '200 Public Ave');
   await postTask(t, b.keys.draft, own.id, { title: 'B task' });
@@ -108,32 +109,22 @@ afterAll(async () => {
 });
 
 describe('tenant isolation of operations with a resource id', () => {
-  it('the case table covers every implemented operation with a {...Id} path parameter', () => {
-    const withIds = operations
-      .filter((op) => op.availability.status === 'implemented' && /\{\w*Id\}/.test(op.path))
-      .map((op) => op.operationId);
-    expect(withIds.length).toBeGreaterThan(0);
-    const covered = new Set(CASES.map((c) => c.op));
-    expect(withIds.filter((op) => !covered.has(op))).toEqual([]);
+  it('covers the implemented operations that take ids, and the fixture has every kind of id they name', () => {
+    expect(CASES.length).toBeGreaterThan(20);
+    const unknown = CASES.flatMap((op) => [...idParams(op).path, ...idParams(op).query].filter((p) => !idLookup(op, p)).map((p) => `${op.operationId}: ${p}`));
+    expect(unknown, 'add these parameter names to ID_OF').toEqual([]);
   });
 
-  it('every case names a real implemented operation with the method of the manifest', () => {
-    for (const c of CASES) {
-      const op = operations.find((o) => o.operationId === c.op);
-      expect(op, c.op).toBeDefined();
-      expect(op!.availability.status, c.op).toBe('implemented');
-      expect(op!.method, c.op).toBe(c.method);
-    }
-  });
-
-  it.each(CASES.map((c) => [c.op, c] as const))("%s: org B gets the random-id 404 on org A's resource, and A is unchanged", async (_name, c) => {
+  it.each(CASES.map((op) => [op.operationId, op] as const))("%s: org B gets the random-id 404 on org A's resource, and A is unchanged", async (_name, op) => {
     const before = await snapshotA();
-    const random: Ids = { transactionId: randomUUID(), taskId: randomUUID(), commentId: randomUUID(), documentId: randomUUID(), jobId: randomUUID() };
+    const random: Ids = { transactionId: randomUUID(), taskId: randomUUID(), commentId: randomUUID(), documentId: randomUUID(), jobId: randomUUID(), webhookId: randomUUID() };
 
-    const foreign = await t.call(c.method, c.path(ids), { key: b.keys.actions, body: c.body?.(ids, b) });
-    const unknown = await t.call(c.method, c.path(random), { key: b.keys.actions, body: c.body?.(random, b) });
+    const own = requestOf(op, ids);
+    const foreign = await t.call(op.method, own.path, { key: b.keys.actions, body: own.body });
+    const other = requestOf(op, random);
+    const unknown = await t.call(op.method, other.path, { key: b.keys.actions, body: other.body });
 
-    expect(foreign.status).toBe(404);
+    expect(foreign.status, foreign.text).toBe(404);
     expect(foreign.body.error.code).toBe('not_found');
     expect(unknown.status).toBe(404);
     expect(foreign.body).toEqual(unknown.body);
@@ -141,7 +132,7 @@ describe('tenant isolation of operations with a resource id', () => {
     expect(foreign.text).not.toContain('100 Private');
 
     // The same call with org A's own key succeeds, so the 404 above is isolation, not a broken route.
-    if (c.method === 'GET') expect((await t.call(c.method, c.path(ids), { key: a.keys.read })).status).toBe(200);
+    if (op.method === 'GET') expect((await t.call(op.method, own.path, { key: a.keys.actions })).status).toBe(200);
 
     expect(await snapshotA()).toEqual(before);
   });

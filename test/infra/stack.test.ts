@@ -1,5 +1,5 @@
 /**
- * CDK assertions on the synthesized `TransactionCoordinationStack`: routes derived from the manifest, one
+ * CDK assertions on the synthesized `TransactionCoordinationStack`: routes derived from the operation modules, one
  * arm64 Node.js 22 function per group, least-privilege table grants, the table's shape (same as DynamoDB
  * Local's), log retention, and cdk-nag (AWS Solutions) passing with only the justified acknowledgments.
  * The app is synthesized once by `synthesize()` (./synth.ts): bundling skipped, cdk.json's context, the same
@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validations } from 'aws-cdk-lib';
 import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
-import { lambdaGroups, operations, routeKeyOf } from '#api/operations';
+import { routeKeyOf } from '#api/operation';
+import { lambdaGroups as loadGroups, loadOperations } from '#lib/registry';
 import type { LambdaGroup } from '#api/types';
 import { createTableInput, TABLE_KEYS } from '#db/table-definition';
 import type { TransactionCoordinationStack } from '#lib/stack';
@@ -27,8 +28,15 @@ const BASE_ACTIONS = [
   'dynamodb:TransactWriteItems',
   'dynamodb:UpdateItem',
 ];
-/** Groups that also get DeleteItem + BatchGetItem (lib/table-access.ts), spelled out so a change is visible. */
-const DELETE_GROUPS = new Set(['tasks', 'messaging', 'disclosures', 'webhooks', 'documents', 'partner']);
+/**
+ * Groups that also get DeleteItem (an operation deletes, or honours Idempotency-Key) and BatchGetItem (lib/table-access.ts),
+ * spelled out so a change is visible.
+ */
+const DELETE_GROUPS = new Set(['tasks', 'messaging', 'disclosures', 'webhooks', 'documents']);
+const BATCH_GET_GROUPS = new Set(['tasks']);
+
+const operations = await loadOperations();
+const lambdaGroups = await loadGroups();
 /** Alarms the webhook pipeline adds: both DLQs' depth and the fan-out iterator age. */
 const WEBHOOK_ALARMS = 3;
 /** Alarms the extraction pipeline adds: executions failed, executions timed out, upload handler errors. */
@@ -49,8 +57,8 @@ const ofType = (type: string) => synth.ofType(type);
 const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) => synth.logicalIdOf(construct);
 const fnLogicalId = (group: LambdaGroup) => logicalIdOf(stack.functions.get(group)!.fn);
 
-beforeAll(() => {
-  synth = synthesize();
+beforeAll(async () => {
+  synth = await synthesize();
   ({ outdir, stack, template, resources, synthError } = synth);
 }, 120_000);
 
@@ -97,7 +105,7 @@ describe('cdk-nag (AwsSolutions)', () => {
 });
 
 describe('HTTP API', () => {
-  it('has exactly one route per manifest operation plus $default', () => {
+  it('has exactly one route per operation plus $default', () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
     const expected = [...operations.map(routeKeyOf), '$default'];
     expect(keys.length).toBe(expected.length);
@@ -172,7 +180,7 @@ describe('functions', () => {
       const dynamo = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
       expect(dynamo, group).toHaveLength(1);
       const actions = [dynamo[0].Action].flat().sort();
-      const expected = [...BASE_ACTIONS, ...(DELETE_GROUPS.has(group) ? ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem'] : [])].sort();
+      const expected = [...BASE_ACTIONS, ...(DELETE_GROUPS.has(group) ? ['dynamodb:DeleteItem'] : []), ...(BATCH_GET_GROUPS.has(group) ? ['dynamodb:BatchGetItem'] : [])].sort();
       expect(actions, group).toEqual(expected);
       expect(actions.some((a) => a === 'dynamodb:*' || /Scan|BatchWrite|Stream|Table/.test(a)), group).toBe(false);
       expect(dynamo[0].Resource, group).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { configureApp } from '#lib/app';
+import { loadOperations } from '#lib/registry';
 import type { TransactionCoordinationStack } from '#lib/stack';
 
 export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -31,10 +32,11 @@ export interface Synthesized {
 }
 
 /**
- * Synthesizes once into a temporary directory.
+ * Synthesizes once into a temporary directory, with every operation of the registry.
  * @param context extra context over cdk.json's (e.g. `{ webhookConcurrency: 4 }`)
  */
-export function synthesize(context: Record<string, unknown> = {}): Synthesized {
+export async function synthesize(context: Record<string, unknown> = {}): Promise<Synthesized> {
+  const operations = await loadOperations();
   const outdir = mkdtempSync(path.join(os.tmpdir(), 'tcs-cdk-'));
   const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'));
   const app = new App({
@@ -43,7 +45,7 @@ export function synthesize(context: Record<string, unknown> = {}): Synthesized {
   });
   let stack: TransactionCoordinationStack;
   try {
-    stack = configureApp(app); // throws on invalid context
+    stack = configureApp(app, operations); // throws on invalid context
   } catch (err) {
     rmSync(outdir, { recursive: true, force: true });
     throw err;

@@ -15,8 +15,8 @@ type Statement = { Effect: string; Action: string | string[]; Resource: unknown 
 
 let s: Synthesized;
 
-beforeAll(() => {
-  s = synthesize();
+beforeAll(async () => {
+  s = await synthesize();
 }, 120_000);
 
 afterAll(() => {
@@ -214,8 +214,8 @@ describe('alarms and dashboard', () => {
 
 describe('context knobs', () => {
   let custom: Synthesized;
-  beforeAll(() => {
-    custom = synthesize({ webhookConcurrency: '4', webhookRetrySchedule: '1,1,2', webhookBreakerThreshold: '5' });
+  beforeAll(async () => {
+    custom = await synthesize({ webhookConcurrency: '4', webhookRetrySchedule: '1,1,2', webhookBreakerThreshold: '5' });
   }, 120_000);
   afterAll(() => custom?.cleanup());
 
@@ -230,8 +230,8 @@ describe('context knobs', () => {
     expect(maxAttempts([1, 1, 2])).toBe(4);
   });
 
-  it('refuses a concurrency below 2 and an invalid schedule at synth', () => {
-    expect(() => synthesize({ webhookConcurrency: 1 })).toThrow(/concurrency must be an integer from 2 to 1000/);
-    expect(() => synthesize({ webhookRetrySchedule: '60,abc' })).toThrow(/WEBHOOK_RETRY_SCHEDULE is invalid/);
+  it('refuses a concurrency below 2 and an invalid schedule at synth', async () => {
+    await expect(synthesize({ webhookConcurrency: 1 })).rejects.toThrow(/concurrency must be an integer from 2 to 1000/);
+    await expect(synthesize({ webhookRetrySchedule: '60,abc' })).rejects.toThrow(/WEBHOOK_RETRY_SCHEDULE is invalid/);
   });
 });

@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestTable } from '../support/test-table.ts';
 import { createOrganization } from '#db/orgs';
 import { createTransaction, getDeal, getTransactionHead, updateNotes } from '#db/transactions';
-import { changeStatus } from '#db/transaction-status';
-import { upsertKeyDates, updateKeyDate } from '#db/key-dates';
-import { createTask } from '#db/tasks';
+import { changeTransactionStatus } from '#use-cases/change-transaction-status';
+import { upsertKeyDates, updateKeyDate } from '#use-cases/key-dates';
+import { createTask } from '#use-cases/tasks';
 import type { Actor } from '#events/outbox';
 
 let actor: Actor;
@@ -21,9 +21,9 @@ beforeAll(async () => {
 describe('deal rules', () => {
   it('reopening a closed deal clears closedAt', async () => {
     const t = await createTransaction(actor, { propertyAddress: address, transactionType: 'Purchase', side: 'Buyer', status: 'Prospect' });
-    const closed = await changeStatus(actor, t.id, 'Closed', now);
+    const closed = await changeTransactionStatus(actor, t.id, 'Closed', now);
     expect(closed.transaction.closedAt).toBe(now.toISOString());
-    const reopened = await changeStatus(actor, t.id, 'Under Contract', new Date(now.getTime() + 60_000));
+    const reopened = await changeTransactionStatus(actor, t.id, 'Under Contract', new Date(now.getTime() + 60_000));
     expect(reopened.transaction.closedAt).toBeNull();
     expect((await getTransactionHead(actor.orgId, t.id)).closedAt).toBeNull();
   });

@@ -11,7 +11,7 @@ import { createOrganization } from '#db/orgs';
 import { db, tableName } from '#db/client';
 import { createDocument, getDocument, type DocumentRecord } from '#db/documents';
 import { completeJob, createJob, failJob, fitResult, getJob, markJobRunning } from '#db/extraction-jobs';
-import { ConflictError, NotFoundError } from '#http/errors';
+import { Conflict, NotFound } from '#domain/errors';
 import type { EventEnvelope } from '#events/outbox';
 import { extractionResult } from '../e2e/documents-fixtures.ts';
 
@@ -77,9 +77,9 @@ describe('createJob', () => {
     });
     expect(await getJob(orgId, job.jobId)).toEqual(job);
     expect(await getDocument(orgId, doc.id)).toMatchObject({ latestJobId: job.jobId, extractionState: 'queued' });
-    await expect(jobFor(doc)).rejects.toBeInstanceOf(ConflictError);
+    await expect(jobFor(doc)).rejects.toBeInstanceOf(Conflict);
     await markJobRunning(orgId, job.jobId, later(1));
-    await expect(jobFor(doc)).rejects.toBeInstanceOf(ConflictError);
+    await expect(jobFor(doc)).rejects.toBeInstanceOf(Conflict);
     await failJob(orgId, job.jobId, { code: 'ocr_failed', message: 'x' }, later(2));
     const second = await jobFor(doc);
     expect((await getDocument(orgId, doc.id)).latestJobId).toBe(second.jobId);
@@ -93,8 +93,8 @@ describe('createJob', () => {
 
   it('another organization’s job is not found', async () => {
     const job = await createJob(orgId, { documentId: randomUUID(), transactionId: null, bucket: 'docs', key: 'k' }, NOW);
-    await expect(getJob(randomUUID(), job.jobId)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(markJobRunning(randomUUID(), job.jobId, NOW)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getJob(randomUUID(), job.jobId)).rejects.toBeInstanceOf(NotFound);
+    await expect(markJobRunning(randomUUID(), job.jobId, NOW)).rejects.toBeInstanceOf(NotFound);
   });
 });
 

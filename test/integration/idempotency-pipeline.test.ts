@@ -1,6 +1,6 @@
 /**
- * `Idempotency-Key` through the real middleware pipeline on DynamoDB Local (spec "Errors"): the messaging
- * group's handler with counting stand-ins for its (IK) operations, invoked with hand-built API Gateway v2
+ * `Idempotency-Key` through the real middleware pipeline on DynamoDB Local (spec "Errors"): a messaging
+ * group handler whose two (IK) operations (their real routes and schemas) get counting handlers, invoked with hand-built API Gateway v2
  * events. First request executes; an identical retry replays verbatim; misuse of a key is 422; a retry
  * during the first is 409; a 5xx is not stored; records live 24 h.
  */
@@ -12,8 +12,10 @@ import { useTestTable } from '../support/test-table.ts';
 import { createOrganization } from '#db/orgs';
 import { db, tableName } from '#db/client';
 import { groupHandler } from '#http/pipeline';
-import { messagingOperations } from '#api/manifest/messaging';
-import { NotFoundError } from '#http/errors';
+import type { RegisteredOperation } from '#api/operation';
+import sendTransactionEmail from '#functions/messaging/send-transaction-email';
+import scheduleTransactionMessage from '#functions/messaging/schedule-transaction-message';
+import { NotFound } from '#domain/errors';
 import { localContext } from '#lib/local/api-event';
 
 const TXN = randomUUID();
@@ -25,27 +27,31 @@ const calls = { send: 0, schedule: 0 };
 let gate: Promise<void> | undefined;
 let failNext = false;
 
-const handler = groupHandler(
-  'messaging',
-  messagingOperations,
+const ops: RegisteredOperation[] = [
   {
-    sendTransactionEmail: async (input) => {
+    ...sendTransactionEmail,
+    group: 'messaging',
+    handler: async (input) => {
       calls.send++;
       if (gate) await gate;
       if (failNext) {
         failNext = false;
         throw new Error('SMTP relay smtp.internal:2525 refused');
       }
-      if (input.path.transactionId === MISSING_TXN) throw new NotFoundError('Transaction');
-      return { statusCode: 201, body: { messageId: randomUUID(), subject: input.body.subject } };
+      if ((input.path as { transactionId?: string }).transactionId === MISSING_TXN) throw new NotFound('Transaction');
+      return { statusCode: 201, body: { messageId: randomUUID(), subject: (input.body as { subject?: string }).subject } };
     },
-    scheduleTransactionMessage: async () => {
+  },
+  {
+    ...scheduleTransactionMessage,
+    group: 'messaging',
+    handler: async () => {
       calls.schedule++;
       return { statusCode: 201, body: { scheduledMessageId: randomUUID() } };
     },
   },
-  { allowPlanned: true },
-);
+];
+const handler = groupHandler('messaging', ops);
 
 let org: Awaited<ReturnType<typeof createOrganization>>;
 let other: Awaited<ReturnType<typeof createOrganization>>;
@@ -213,8 +219,8 @@ describe('Idempotency-Key through the pipeline', () => {
 });
 
 describe('planned operations', () => {
-  it('still answer 501 not_implemented without allowPlanned, even with a handler', async () => {
-    const deployed = groupHandler('messaging', messagingOperations, { sendTransactionEmail: async () => ({ body: {} }) });
+  it('answer 501 not_implemented after authentication and validation', async () => {
+    const deployed = groupHandler('messaging', [{ ...sendTransactionEmail, group: 'messaging' }]);
 
     const res = (await deployed(event(SEND, {}), localContext('test-messaging'))) as APIGatewayProxyStructuredResultV2;
 

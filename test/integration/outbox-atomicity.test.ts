@@ -9,9 +9,9 @@ import { useTestTable } from '../support/test-table.ts';
 import { createOrganization } from '#db/orgs';
 import { db, tableName } from '#db/client';
 import { createTransaction, getDeal } from '#db/transactions';
-import { changeStatus } from '#db/transaction-status';
-import { upsertKeyDates } from '#db/key-dates';
-import { NotFoundError, ValidationError } from '#http/errors';
+import { changeTransactionStatus } from '#use-cases/change-transaction-status';
+import { upsertKeyDates } from '#use-cases/key-dates';
+import { NotFound, InvalidInput } from '#domain/errors';
 import type { EventEnvelope, Actor } from '#events/outbox';
 
 const NOW = new Date('2030-04-01T15:00:00.000Z');
@@ -65,7 +65,7 @@ describe('status change events', () => {
     const deal = await newDeal();
     const before = await events();
 
-    const result = await changeStatus(actor, deal.id, 'closed', NOW);
+    const result = await changeTransactionStatus(actor, deal.id, 'closed', NOW);
 
     const written = await newEventsSince(before);
     expect(written.map((e) => e.eventType).sort()).toEqual(['task.created', 'transaction.closed', 'transaction.status_changed']);
@@ -84,7 +84,7 @@ describe('status change events', () => {
     const deal = await newDeal('Active Listing');
     const before = await events();
 
-    await changeStatus(actor, deal.id, 'Under Contract', NOW);
+    await changeTransactionStatus(actor, deal.id, 'Under Contract', NOW);
 
     const types = (await newEventsSince(before)).map((e) => e.eventType);
     expect(types).toContain('transaction.status_changed');
@@ -95,16 +95,16 @@ describe('status change events', () => {
     const deal = await newDeal();
     const before = await events();
 
-    const result = await changeStatus(actor, deal.id, 'under contract', NOW);
+    const result = await changeTransactionStatus(actor, deal.id, 'under contract', NOW);
 
     expect(result.changed).toBe(false);
     expect(await newEventsSince(before)).toEqual([]);
   });
 
-  it('a missing deal throws NotFoundError and writes no event', async () => {
+  it('a missing deal throws NotFound and writes no event', async () => {
     const before = await events();
 
-    await expect(changeStatus(actor, '00000000-0000-4000-8000-000000000000', 'Closed', NOW)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(changeTransactionStatus(actor, '00000000-0000-4000-8000-000000000000', 'Closed', NOW)).rejects.toBeInstanceOf(NotFound);
 
     expect(await newEventsSince(before)).toEqual([]);
   });
@@ -116,27 +116,27 @@ describe('status change events', () => {
       await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK: `ORG#${actor.orgId}#TXN#${deal.id}`, SK: 'TXN' } }));
     };
 
-    await expect(changeStatus(actor, deal.id, 'Closed', NOW)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(changeTransactionStatus(actor, deal.id, 'Closed', NOW)).rejects.toBeInstanceOf(NotFound);
 
     expect(beforeNextTransaction).toBeUndefined();
     expect(await newEventsSince(before)).toEqual([]);
     expect(await collection(deal.id)).toEqual([]);
   });
 
-  it('an unknown status throws ValidationError listing the vocabulary and writes nothing', async () => {
+  it('an unknown status throws InvalidInput listing the vocabulary and writes nothing', async () => {
     const deal = await newDeal();
     const before = await events();
 
-    const err = await changeStatus(actor, deal.id, 'Escrow Limbo', NOW).catch((e) => e);
+    const err = await changeTransactionStatus(actor, deal.id, 'Escrow Limbo', NOW).catch((e) => e);
 
-    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toBeInstanceOf(InvalidInput);
     expect(err.fields.status).toContain('Under Contract');
     expect(await newEventsSince(before)).toEqual([]);
   });
 });
 
 describe('key-date events', () => {
-  it('a duplicate key-date type throws ValidationError and writes nothing', async () => {
+  it('a duplicate key-date type throws InvalidInput and writes nothing', async () => {
     const deal = await newDeal();
     const before = await events();
 
@@ -151,7 +151,7 @@ describe('key-date events', () => {
       NOW,
     ).catch((e) => e);
 
-    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toBeInstanceOf(InvalidInput);
     expect(Object.keys(err.fields)).toEqual(['keyDates[2].keyDateType']);
     expect((await getDeal(actor.orgId, deal.id)).keyDates).toEqual([]);
     expect(await newEventsSince(before)).toEqual([]);

@@ -1,19 +1,10 @@
 /**
- * `toErrorResponse`, the one place an error becomes an HTTP response (spec "Errors"): ApiError subclasses
- * keep status, code, fields and headers; anything else is a 500 that reveals nothing internal.
+ * `toErrorResponse`, the one place an error becomes an HTTP response (spec "Errors"): domain errors map by
+ * class and pipeline errors keep their status, code, fields and headers; anything else is a 500 that reveals nothing internal.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  ConflictError,
-  ForbiddenError,
-  InsufficientScopeError,
-  NotFoundError,
-  NotImplementedError,
-  RateLimitedError,
-  toErrorResponse,
-  UnauthorizedError,
-  ValidationError,
-} from '#http/errors';
+import { InsufficientScopeError, NotImplementedError, RateLimitedError, toErrorResponse, UnauthorizedError } from '#http/errors';
+import { Conflict, Forbidden, InvalidInput, NotFound, Unavailable } from '#domain/errors';
 
 const parse = (body: string) => JSON.parse(body) as { error: { code: string; message: string; fields?: Record<string, string> } };
 
@@ -21,10 +12,11 @@ describe('toErrorResponse', () => {
   it.each([
     [new UnauthorizedError(), 401, 'unauthorized'],
     [new InsufficientScopeError('actions'), 403, 'insufficient_scope'],
-    [new ForbiddenError('Only the author may delete a comment.'), 403, 'forbidden'],
-    [new NotFoundError('Transaction'), 404, 'not_found'],
-    [new ConflictError('still running'), 409, 'conflict'],
+    [new Forbidden('Only the author may delete a comment.'), 403, 'forbidden'],
+    [new NotFound('Transaction'), 404, 'not_found'],
+    [new Conflict('still running'), 409, 'conflict'],
     [new NotImplementedError('sendTransactionEmail', 'issue 12'), 501, 'not_implemented'],
+    [new Unavailable('The extraction could not be started; retry later.'), 503, 'service_unavailable'],
   ])('keeps the status and code of %s', (err, status, code) => {
     const res = toErrorResponse(err);
 
@@ -34,7 +26,7 @@ describe('toErrorResponse', () => {
   });
 
   it('keeps the fields of a validation error', () => {
-    const res = toErrorResponse(new ValidationError({ 'keyDates[0].dateValue': 'is not a real calendar date' }));
+    const res = toErrorResponse(new InvalidInput({ 'keyDates[0].dateValue': 'is not a real calendar date' }));
 
     expect(res.statusCode).toBe(422);
     expect(parse(res.body).error).toEqual({

@@ -1,14 +1,16 @@
 /**
- * Routing as API Gateway's HTTP API does it: `matchRoute` (literal segments beat `{params}`, decoded
+ * Routing as API Gateway's HTTP API does it: the local router (`createRouter` over every operation) (literal segments beat `{params}`, decoded
  * parameters, undefined for `$default`) and `toApiEvent`, which builds the payload 2.0 event the local
  * runtime hands to a group's handler.
  */
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { matchRoute } from '#api/operations';
+import { createRouter } from '#lib/local/router';
+import { loadOperations } from '#lib/registry';
 import { localContext, toApiEvent } from '#lib/local/api-event';
 
 const ID = '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f';
+const matchRoute = createRouter(await loadOperations());
 
 describe('matchRoute', () => {
   it('prefers a literal segment over a {param}: /transactions/resolve is not getTransaction', () => {
@@ -46,7 +48,7 @@ const request = (method: string, url: string, headers: Record<string, string> = 
 
 describe('toApiEvent', () => {
   it('sets routeKey, pathParameters, query parameters (repeated ones joined) and the group', () => {
-    const { event, group } = toApiEvent(request('get', `/api/v1/transactions/${ID}?page=2&status=a&status=b`, { Authorization: 'Bearer x' }), Buffer.alloc(0));
+    const { event, group } = toApiEvent(request('get', `/api/v1/transactions/${ID}?page=2&status=a&status=b`, { Authorization: 'Bearer x' }), Buffer.alloc(0), matchRoute);
 
     expect(group).toBe('transactions');
     expect(event.routeKey).toBe('GET /api/v1/transactions/{transactionId}');
@@ -62,7 +64,7 @@ describe('toApiEvent', () => {
   });
 
   it('passes a JSON body as text', () => {
-    const { event } = toApiEvent(request('POST', `/api/v1/transactions/${ID}/activity`, { 'content-type': 'application/json' }), Buffer.from('{"type":"note"}'));
+    const { event } = toApiEvent(request('POST', `/api/v1/transactions/${ID}/activity`, { 'content-type': 'application/json' }), Buffer.from('{"type":"note"}'), matchRoute);
 
     expect(event).toMatchObject({ body: '{"type":"note"}', isBase64Encoded: false });
     expect(event.queryStringParameters).toBeUndefined();
@@ -71,14 +73,14 @@ describe('toApiEvent', () => {
   it('base64-encodes a binary body', () => {
     const pdf = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0xfe]);
 
-    const { event } = toApiEvent(request('POST', `/api/v1/transactions/${ID}/activity`, { 'content-type': 'application/pdf' }), pdf);
+    const { event } = toApiEvent(request('POST', `/api/v1/transactions/${ID}/activity`, { 'content-type': 'application/pdf' }), pdf, matchRoute);
 
     expect(event.isBase64Encoded).toBe(true);
     expect(Buffer.from(event.body!, 'base64')).toEqual(pdf);
   });
 
   it('sends an unknown route to $default, served by meta', () => {
-    const { event, group } = toApiEvent(request('GET', '/api/v1/does-not-exist'), Buffer.alloc(0));
+    const { event, group } = toApiEvent(request('GET', '/api/v1/does-not-exist'), Buffer.alloc(0), matchRoute);
 
     expect(event.routeKey).toBe('$default');
     expect(event.pathParameters).toBeUndefined();

@@ -4,7 +4,7 @@
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { ApiError, toErrorResponse } from '#http/errors';
+import { isExpectedError, toErrorResponse } from '#http/errors';
 import { countError } from '#db/api-keys';
 import { stateOf } from '#http/state';
 
@@ -12,7 +12,7 @@ export function errorEnvelope(): middy.MiddlewareObj<APIGatewayProxyEventV2, API
   return {
     onError: async (request) => {
       const state = stateOf(request);
-      if (!(request.error instanceof ApiError)) {
+      if (!isExpectedError(request.error)) {
         console.error(
           JSON.stringify({
             level: 'error',

@@ -7,7 +7,8 @@
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { ConflictError, ValidationError, toErrorResponse, type JsonResponse } from '#http/errors';
+import { toErrorResponse, type JsonResponse } from '#http/errors';
+import { Conflict, InvalidInput } from '#domain/errors';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from '#db/idempotency';
 import { rawBody } from '#http/middleware/validate-input';
 import { stateOf } from '#http/state';
@@ -22,7 +23,7 @@ export function idempotency(): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGa
       const key = request.event.headers?.['idempotency-key'];
       if (!state.op!.idempotent || key === undefined) return;
       if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-        throw new ValidationError({ [FIELD]: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` });
+        throw new InvalidInput({ [FIELD]: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` });
       }
       const fingerprint = requestFingerprint(request.event.requestContext.http.method, request.event.rawPath, rawBody(request.event));
       const claim = await claimIdempotencyKey(state.principal!.orgId, key, state.op!.operationId, fingerprint, state.now.getTime());
@@ -33,11 +34,11 @@ export function idempotency(): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGa
         case 'replay':
           return { ...claim.response, headers: { ...claim.response.headers, 'Idempotency-Replayed': 'true' } };
         case 'in_flight':
-          throw new ConflictError('A request with this Idempotency-Key is still in progress; retry later.');
+          throw new Conflict('A request with this Idempotency-Key is still in progress; retry later.');
         case 'other_operation':
-          throw new ValidationError({ [FIELD]: 'was already used for a different operation' });
+          throw new InvalidInput({ [FIELD]: 'was already used for a different operation' });
         case 'other_request':
-          throw new ValidationError({ [FIELD]: 'was already used with a different request body or path' });
+          throw new InvalidInput({ [FIELD]: 'was already used with a different request body or path' });
       }
     },
     after: async (request) => {

@@ -5,9 +5,10 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type * as z from '#api/zod';
-import { ValidationError } from '#http/errors';
+import { InvalidInput } from '#domain/errors';
 import { stateOf } from '#http/state';
-import type { OperationSchemas, OperationSpec } from '#api/types';
+import type { PipelineState } from '#http/context';
+import { schemasOf } from '#api/operation';
 
 /** Turns zod issues into `fields`: dotted path (array indexes in brackets) → first message. */
 export function issuesToFields(issues: z.core.$ZodIssue[], prefix?: string): Record<string, string> {
@@ -27,15 +28,6 @@ export function issuesToFields(issues: z.core.$ZodIssue[], prefix?: string): Rec
 export function rawBody(event: APIGatewayProxyEventV2): string | undefined {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-}
-
-const built = new WeakMap<OperationSpec, OperationSchemas>();
-
-/** An operation's schemas, built once per process on first use. */
-export function schemasOf(op: OperationSpec): OperationSchemas {
-  let schemas = built.get(op);
-  if (!schemas) built.set(op, (schemas = op.schemas()));
-  return schemas;
 }
 
 export function validateInput(): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2> {
@@ -71,8 +63,8 @@ export function validateInput(): middy.MiddlewareObj<APIGatewayProxyEventV2, API
           else body = parse(schemas.body, json, 'body');
         }
       }
-      if (Object.keys(fields).length) throw new ValidationError(fields);
-      state.input = { path: path ?? {}, query: query ?? {}, body };
+      if (Object.keys(fields).length) throw new InvalidInput(fields);
+      state.input = { path: path ?? {}, query: query ?? {}, body } as PipelineState['input'];
     },
   };
 }

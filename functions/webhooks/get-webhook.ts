@@ -1,0 +1,16 @@
+/** `GET /api/v1/webhooks/{id}`: one subscription, its secret masked to a prefix. */
+import { defineOperation } from '#api/operation';
+import { uuidPath } from '#api/params';
+import { getWebhook as get, toPublicWebhook } from '#db/webhooks';
+
+export default defineOperation({
+  operationId: 'getWebhook',
+  method: 'GET',
+  path: '/api/v1/webhooks/{id}',
+  access: 'read',
+  summary: 'One subscription with its secret masked.',
+  schemas: () => ({ path: uuidPath('id') }),
+  handler: async ({ path }, { principal }) => ({
+    body: { data: toPublicWebhook(await get(principal.orgId, path.id)) },
+  }),
+});

@@ -1,0 +1,14 @@
+/** `GET /api/v1/webhook-events`: the event catalog (spec "Events"). */
+import { defineOperation } from '#api/operation';
+import { EVENT_TYPES } from '#events/catalog';
+
+export default defineOperation({
+  operationId: 'listWebhookEvents',
+  method: 'GET',
+  path: '/api/v1/webhook-events',
+  access: 'read',
+  summary: 'The catalog of event types available to the key.',
+  handler: async () => ({
+    body: { data: Object.entries(EVENT_TYPES).map(([eventType, description]) => ({ eventType, description })) },
+  }),
+});

@@ -1,0 +1,64 @@
+/**
+ * Key-date use cases (spec "Key date": a type appears at most once per deal; writing it again updates it): the
+ * bulk upsert and the change of one date. Each commits, in one `TransactWriteItems`, the dates, the moves of the
+ * open tasks that follow them, one `key_date.updated` per change and the deal's `updatedAt`, on condition that
+ * the deal is unchanged since it was read (a concurrent write makes it read and plan again).
+ */
+import { planKeyDateWrites, type KeyDateChange } from '#db/key-dates';
+import type { KeyDate } from '#db/key-date-items';
+import { getDeal, touchTransaction, type Deal } from '#db/transactions';
+import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transact';
+import type { Actor } from '#events/outbox';
+import { Conflict, InvalidInput, NotFound } from '#domain/errors';
+import { retryStale, StaleRead } from '#use-cases/optimistic';
+
+const busy = () => new Conflict('The transaction kept changing while its key dates were written; retry.');
+
+/**
+ * Bulk upsert.
+ * @throws InvalidInput when the same type is given twice, or the change is too large for one transaction
+ * @throws NotFound when the deal does not exist in the organization
+ * @throws Conflict when the deal changed under three attempts in a row
+ */
+export async function upsertKeyDates(actor: Actor, transactionId: string, changes: KeyDateChange[], now: Date): Promise<KeyDate[]> {
+  const seen = new Map<string, number>();
+  changes.forEach((c, i) => {
+    if (seen.has(c.keyDateType)) throw new InvalidInput({ [`keyDates[${i}].keyDateType`]: `duplicates keyDates[${seen.get(c.keyDateType)}]: a type appears at most once per transaction` });
+    seen.set(c.keyDateType, i);
+  });
+  return retryStale(async () => {
+    const deal = await getDeal(actor.orgId, transactionId);
+    const { keyDates, items } = planKeyDateWrites(actor, deal, changes, now);
+    await commit(actor, deal, items, now);
+    return keyDates;
+  }, busy);
+}
+
+/**
+ * Changes one existing key date (`dateValue` null or omitted keeps the date and changes the other fields).
+ * @throws NotFound when the deal or that key date does not exist
+ * @throws Conflict when the deal changed under three attempts in a row
+ */
+export async function updateKeyDate(
+  actor: Actor,
+  transactionId: string,
+  keyDateType: string,
+  change: Omit<KeyDateChange, 'keyDateType' | 'dateValue'> & { dateValue?: string | null },
+  now: Date,
+): Promise<KeyDate> {
+  return retryStale(async () => {
+    const deal = await getDeal(actor.orgId, transactionId);
+    const prev = deal.keyDates.find((k) => k.keyDateType === keyDateType);
+    if (!prev) throw new NotFound('Key date');
+    const { keyDates, items } = planKeyDateWrites(actor, deal, [{ ...change, keyDateType, dateValue: change.dateValue ?? prev.dateValue }], now);
+    await commit(actor, deal, items, now);
+    return keyDates[0];
+  }, busy);
+}
+
+/** Commits the planned writes with the deal's touch (nothing when nothing changed). @throws StaleRead */
+async function commit(actor: Actor, deal: Deal, items: TransactItem[], now: Date): Promise<void> {
+  if (!items.length) return;
+  if (items.length + 1 > MAX_TRANSACT_ITEMS) throw new InvalidInput({ keyDates: 'too many key dates and linked tasks change at once; send fewer key dates per request' });
+  await transactWrite([touchTransaction(actor.orgId, deal, now, { unchangedSince: deal.updatedAt }), ...items], (index) => (index === 0 ? new StaleRead() : new Conflict('A task moved with the key date changed meanwhile; retry.')));
+}
