@@ -1,41 +1,51 @@
 /**
- * Local restart recovery: local-aws-sqs keeps messages in memory, so on start the runtime re-enqueues every
- * delivery still pending in the table (sparse GSI2 `DLVPENDING#<shard>`). A retry already scheduled keeps
- * its time (SQS `DelaySeconds`, at most 15 min). In AWS, SQS is durable and this is not needed.
+ * Local restart recovery: local-aws-sqs keeps messages in memory, so on start the runtime sends again every
+ * message of the previous run's send journal (lib/local/sqs-journal.ts) whose delivery is still pending in the
+ * table (the delivery item is read by key). A retry already scheduled keeps its time (SQS `DelaySeconds`, at
+ * most 15 min). In AWS, SQS is durable and none of this runs.
  */
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { listPendingDeliveries } from '#db/webhook-deliveries';
-import { db, tableName } from '#db/client';
+import { getDeliveryState, type DeliveryMessage } from '#db/webhook-deliveries';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
+import { clearJournal, readJournal } from '#lib/local/sqs-journal';
 
-/** @returns how many deliveries were re-enqueued */
-export async function requeuePendingDeliveries(now = Date.now()): Promise<number> {
-  const pending = await listPendingDeliveries();
+/**
+ * @param journalFile the delivery queue's send journal
+ * @param now epoch milliseconds
+ * @returns how many deliveries were re-enqueued
+ */
+export async function requeuePendingDeliveries(journalFile: string, now = Date.now()): Promise<number> {
+  const latest = new Map<string, DeliveryMessage>();
+  for (const body of readJournal(journalFile)) {
+    const m = parseMessage(body);
+    if (m) latest.set(`${m.subscriptionId}|${m.eventId}`, m);
+  }
+  const pending: { m: DeliveryMessage; delay: number }[] = [];
+  for (const m of latest.values()) {
+    const state = await getDeliveryState(m.orgId, m.subscriptionId, m.eventId);
+    if (state?.status !== 'pending') continue;
+    pending.push({ m: { ...m, priorAttempts: state.attemptCount }, delay: delayUntil(state.nextRetryAt, now) });
+  }
+  // Sending journals the messages again, so the journal ends up holding exactly what is still pending.
+  clearJournal(journalFile);
   for (let i = 0; i < pending.length; i += 10) {
     const chunk = pending.slice(i, i + 10);
-    const delays = await Promise.all(chunk.map((m) => nextRetryDelay(m.orgId, m.subscriptionId, m.eventId, now)));
-    await sqs().send(
-      new SendMessageBatchCommand({
-        QueueUrl: webhookQueueUrl(),
-        Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m), DelaySeconds: delays[j] })),
-      }),
-    );
+    await sqs().send(new SendMessageBatchCommand({ QueueUrl: webhookQueueUrl(), Entries: chunk.map(({ m, delay }, j) => ({ Id: String(j), MessageBody: JSON.stringify(m), DelaySeconds: delay })) }));
   }
   return pending.length;
 }
 
-/** Seconds until the delivery's scheduled retry (0 when due or unknown), capped at SQS's 900. */
-async function nextRetryDelay(orgId: string, subscriptionId: string, eventId: string, now: number): Promise<number> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND SK = :sk',
-      ExpressionAttributeValues: { ':pk': `ORG#${orgId}#WEBHOOK#${subscriptionId}`, ':sk': `DLV#${eventId}` },
-      ProjectionExpression: 'nextRetryAt',
-    }),
-  );
-  const next = out.Items?.[0]?.nextRetryAt as string | null | undefined;
-  if (!next) return 0;
-  return Math.min(900, Math.max(0, Math.ceil((Date.parse(next) - now) / 1000)));
+function parseMessage(body: string): DeliveryMessage | undefined {
+  try {
+    const m = JSON.parse(body) as DeliveryMessage;
+    return typeof m.orgId === 'string' && typeof m.subscriptionId === 'string' && typeof m.eventId === 'string' && typeof m.payload === 'string' ? m : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Seconds until `nextRetryAt` (0 when due or unknown), capped at SQS's 900. */
+function delayUntil(nextRetryAt: string | null, now: number): number {
+  if (!nextRetryAt) return 0;
+  return Math.min(900, Math.max(0, Math.ceil((Date.parse(nextRetryAt) - now) / 1000)));
 }

@@ -3,8 +3,9 @@
  * table from the CDK definition, local-aws-sqs with the webhook queue and its DLQ, the stream poller
  * (outbox → fan-out handler, checkpointed under `dataDir`), the SQS poller (→ delivery handler), s3rver for
  * documents (ObjectCreated under `org/` → the upload handler), the extraction state machine's own definition
- * run by aws-local-stepfunctions (OCR by pdf.js/tesseract.js), and the HTTP server (→ API handlers). On start it re-enqueues deliveries still pending in the table, because the
- * local queue lives in memory. `npm start` and the end-to-end tests both use it.
+ * run by aws-local-stepfunctions (OCR by pdf.js/tesseract.js), and the HTTP server (→ API handlers). The local queue lives in memory, so it
+ * journals what is sent to it under `dataDir` and on start re-enqueues the deliveries of that journal still
+ * pending in the table. `npm start` and the end-to-end tests both use it.
  */
 import path from 'node:path';
 import { mkdirSync, mkdtempSync } from 'node:fs';
@@ -52,7 +53,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
   let ddb: DynamoDbLocal | undefined;
   const dynamoEndpoint = opts.dynamoEndpoint ?? (ddb = await startDynamoDbLocal({ dataDir: path.join(dataDir, 'dynamodb') })).endpoint;
   await ensureTable(dynamoEndpoint, opts.tableName);
-  const sqs = await startLocalSqs();
+  const deliveryJournal = path.join(dataDir, `sqs-deliveries-${opts.tableName}.jsonl`);
+  const sqs = await startLocalSqs({ journalFile: deliveryJournal });
   const s3 = await startLocalS3({
     directory: path.join(dataDir, 's3'),
     // Only `org/` keys, like the deployed notification's prefix filter: the pipeline's `ocr/` writes stay out.
@@ -74,7 +76,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
   resetSqsClient();
   resetBlobStore();
   const extraction = startLocalExtractionRunner();
-  const requeued = await requeuePendingDeliveries();
+  const requeued = await requeuePendingDeliveries(deliveryJournal);
   const streams: StreamPoller = startStreamPoller({
     endpoint: dynamoEndpoint,
     tableName: opts.tableName,

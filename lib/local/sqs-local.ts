@@ -3,8 +3,9 @@
  * the webhook pipeline uses: `webhook-deliveries` and its dead-letter queue `webhook-deliveries-dlq`
  * (`RedrivePolicy.maxReceiveCount = maxAttempts()`, `VisibilityTimeout = 60`), as the CDK stack declares them.
  *
- * Messages live in memory: they are lost when the process stops (the outbox items in DynamoDB are the
- * durable record; see `stream-poller.ts`).
+ * Messages live in memory. With `journalFile`, every message sent to the delivery queue is also appended to a
+ * journal (lib/local/sqs-journal.ts), so the next start can send again those still pending, as durable SQS
+ * would have kept them.
  *
  * One correction to the engine (see `keepReceiveCountOnVisibilityChange`): local-aws-sqs 2.0.2 counts a
  * `ChangeMessageVisibility` as a receive, which would make every failed webhook attempt count twice
@@ -15,6 +16,7 @@ import { createRequestHandler } from 'local-aws-sqs';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { freePort } from '#lib/local/dynamodb-local';
 import { maxAttempts } from '#events/retry-schedule';
+import { journalSends, type JournaledQueue } from '#lib/local/sqs-journal';
 
 export const WEBHOOK_QUEUE_NAME = 'webhook-deliveries';
 export const WEBHOOK_DLQ_NAME = 'webhook-deliveries-dlq';
@@ -41,10 +43,11 @@ export interface LocalSqs {
  * `maxReceiveCount` is read from `WEBHOOK_RETRY_SCHEDULE` now (set it before calling).
  * @param opts.port TCP port; omitted = a free one
  * @param opts.region region written into queue ARNs (default `AWS_REGION`, else `us-east-1`)
+ * @param opts.journalFile append each message sent to `webhook-deliveries` to this file (default: no journal)
  * @returns endpoint, queue/DLQ URLs and ARNs, and `stop()`
  * @throws Error when the port is taken (EADDRINUSE) or `WEBHOOK_RETRY_SCHEDULE` is invalid
  */
-export async function startLocalSqs(opts: { port?: number; region?: string } = {}): Promise<LocalSqs> {
+export async function startLocalSqs(opts: { port?: number; region?: string; journalFile?: string } = {}): Promise<LocalSqs> {
   const port = opts.port ?? (await freePort());
   const region = opts.region ?? process.env.AWS_REGION ?? 'us-east-1';
   const maxReceiveCount = maxAttempts();
@@ -88,6 +91,8 @@ export async function startLocalSqs(opts: { port?: number; region?: string } = {
     ).QueueUrl!;
     const queueArn = await arnOf(queueUrl);
     for (const q of service.Queues) keepReceiveCountOnVisibilityChange(q as unknown as EngineQueue);
+    const main = service.Queues.find((q) => q.QueueName === WEBHOOK_QUEUE_NAME);
+    if (opts.journalFile && main) journalSends(main as unknown as JournaledQueue, opts.journalFile);
     return { endpoint, queueUrl, dlqUrl, queueArn, dlqArn, maxReceiveCount, stop };
   } catch (err) {
     await stop();

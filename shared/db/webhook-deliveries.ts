@@ -1,21 +1,18 @@
 /**
  * Webhook deliveries, in the subscription's own partition `ORG#<orgId>#WEBHOOK#<subscriptionId>`:
  * - one delivery per (event, subscription): `SK = DLV#<eventId>`, `status` pending → succeeded | failed |
- *   dropped, the exact payload bytes (so every attempt sends the same body), and while pending a sparse GSI2
- *   entry `DLVPENDING#<shard>` that lets the local runtime re-enqueue pending deliveries after a restart;
+ *   dropped, its attempt count and next retry time (the payload bytes travel in the queue message, so every
+ *   attempt sends the same body);
  * - one item per attempt: `SK = ATT#<iso time>#<eventId>#<attempt>`, listed newest first by
  *   `GET /webhooks/{id}/deliveries`.
  * Both expire after 30 days (TTL).
  */
-import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from '#db/client';
 
 const RETENTION_SECONDS = 30 * 86_400;
-/** Shards of the pending-delivery index, so one hot key does not take every pending write. */
-export const PENDING_SHARDS = 8;
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'dropped';
 
@@ -47,7 +44,6 @@ export interface DeliveryAttempt {
 }
 
 const partition = (orgId: string, subscriptionId: string) => `ORG#${orgId}#WEBHOOK#${subscriptionId}`;
-const shardOf = (eventId: string) => createHash('sha256').update(eventId).digest()[0] % PENDING_SHARDS;
 const ttlFrom = (now: Date) => Math.floor(now.getTime() / 1000) + RETENTION_SECONDS;
 
 /**
@@ -62,9 +58,8 @@ export async function claimDelivery(m: DeliveryMessage, now: Date): Promise<'new
         TableName: tableName(),
         Item: {
           PK: partition(m.orgId, m.subscriptionId), SK: `DLV#${m.eventId}`, entity: 'WebhookDelivery',
-          orgId: m.orgId, subscriptionId: m.subscriptionId, eventId: m.eventId, eventType: m.eventType, payload: m.payload,
+          orgId: m.orgId, subscriptionId: m.subscriptionId, eventId: m.eventId, eventType: m.eventType,
           status: 'pending', attemptCount: 0, createdAt: now.toISOString(), ttl: ttlFrom(now),
-          GSI2PK: `DLVPENDING#${shardOf(m.eventId)}`, GSI2SK: `${now.toISOString()}#${m.eventId}#${m.subscriptionId}`,
         },
         ConditionExpression: 'attribute_not_exists(SK)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -77,7 +72,7 @@ export async function claimDelivery(m: DeliveryMessage, now: Date): Promise<'new
   }
 }
 
-/** Stores one attempt and moves its delivery to the attempt's outcome (leaving the pending index when final). */
+/** Stores one attempt and moves its delivery to the attempt's outcome. */
 export async function recordAttempt(orgId: string, a: DeliveryAttempt, now: Date): Promise<void> {
   const pk = partition(orgId, a.subscriptionId);
   const final = a.outcome !== 'retrying';
@@ -87,7 +82,7 @@ export async function recordAttempt(orgId: string, a: DeliveryAttempt, now: Date
       new UpdateCommand({
         TableName: tableName(),
         Key: { PK: pk, SK: `DLV#${a.eventId}` },
-        UpdateExpression: `SET #s = :s, attemptCount = :n, lastAttemptAt = :at, nextRetryAt = :next${final ? ' REMOVE GSI2PK, GSI2SK' : ''}`,
+        UpdateExpression: 'SET #s = :s, attemptCount = :n, lastAttemptAt = :at, nextRetryAt = :next',
         ConditionExpression: 'attribute_exists(SK)',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ':s': final ? a.outcome : 'pending', ':n': a.attempt, ':at': a.attemptedAt, ':next': a.nextRetryAt },
@@ -114,16 +109,10 @@ export async function listAttempts(orgId: string, subscriptionId: string, limit:
   }));
 }
 
-/** Every pending delivery (all shards of the GSI2 index): what a restarted local runtime re-enqueues. */
-export async function listPendingDeliveries(): Promise<DeliveryMessage[]> {
-  const found: DeliveryMessage[] = [];
-  for (let shard = 0; shard < PENDING_SHARDS; shard++) {
-    let ExclusiveStartKey: Record<string, any> | undefined;
-    do {
-      const out = await db().send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': `DLVPENDING#${shard}` }, ExclusiveStartKey }));
-      for (const i of out.Items ?? []) found.push({ orgId: i.orgId, subscriptionId: i.subscriptionId, eventId: i.eventId, eventType: i.eventType, payload: i.payload, priorAttempts: Number(i.attemptCount ?? 0) });
-      ExclusiveStartKey = out.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-  }
-  return found;
+/** A delivery's status, attempt count and next retry time (ISO or null), or undefined when there is none. */
+export async function getDeliveryState(orgId: string, subscriptionId: string, eventId: string): Promise<{ status: DeliveryStatus; attemptCount: number; nextRetryAt: string | null } | undefined> {
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: { PK: partition(orgId, subscriptionId), SK: `DLV#${eventId}` }, ProjectionExpression: '#s, attemptCount, nextRetryAt', ExpressionAttributeNames: { '#s': 'status' } }),
+  );
+  return out.Item ? { status: out.Item.status, attemptCount: Number(out.Item.attemptCount ?? 0), nextRetryAt: out.Item.nextRetryAt ?? null } : undefined;
 }
