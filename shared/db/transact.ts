@@ -5,6 +5,17 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#db/client';
+import { Conflict } from '#domain/errors';
+
+/**
+ * Another transaction was writing the same items at the same moment (DynamoDB cancels with `TransactionConflict`).
+ * A 409 to the caller unless a use case retries it (shared/use-cases/optimistic.ts does).
+ */
+export class WriteConflict extends Conflict {
+  constructor() {
+    super('Another change to the same records was in progress; retry.');
+  }
+}
 
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -15,6 +26,7 @@ export const MAX_TRANSACT_ITEMS = 100;
  * Commits `items` atomically.
  * @param onConditionFailed called with the index of the first item whose condition failed; its return
  *   value (an error) is thrown. Other cancellations (conflicts, throttling) are rethrown as they are.
+ * @throws WriteConflict when DynamoDB cancels the transaction for a concurrent transaction on the same items
  * @throws Error when more than 100 items are given (callers bound their input so this cannot happen)
  */
 export async function transactWrite(items: TransactItem[], onConditionFailed?: (index: number) => Error): Promise<void> {
@@ -22,9 +34,11 @@ export async function transactWrite(items: TransactItem[], onConditionFailed?: (
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {
-    if (err instanceof TransactionCanceledException && onConditionFailed) {
-      const index = (err.CancellationReasons ?? []).findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (index >= 0) throw onConditionFailed(index);
+    if (err instanceof TransactionCanceledException) {
+      const reasons = err.CancellationReasons ?? [];
+      const index = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (index >= 0 && onConditionFailed) throw onConditionFailed(index);
+      if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new WriteConflict();
     }
     throw err;
   }

@@ -34,6 +34,8 @@ export interface Transaction {
   createdAt: string;
   updatedAt: string;
   closedAt: string | null;
+  /** Incremented by every write to the deal or its children (optimistic concurrency; see `touchTransaction`). */
+  version: number;
 }
 
 /** A deal with everything its item collection holds. */
@@ -71,8 +73,8 @@ export function transactionItem(orgId: string, t: Transaction) {
 }
 
 export function toTransaction(item: Record<string, any>): Transaction {
-  const { id, propertyAddress, address, transactionType, side, status, notes, createdAt, updatedAt, closedAt } = item;
-  return { id, propertyAddress, address, transactionType, side, status, notes: notes ?? null, createdAt, updatedAt, closedAt: closedAt ?? null };
+  const { id, propertyAddress, address, transactionType, side, status, notes, createdAt, updatedAt, closedAt, version } = item;
+  return { id, propertyAddress, address, transactionType, side, status, notes: notes ?? null, createdAt, updatedAt, closedAt: closedAt ?? null, version: Number(version ?? 0) };
 }
 
 /**
@@ -96,6 +98,7 @@ export async function createTransaction(
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
     closedAt: null,
+    version: 0,
   };
   await transactWrite([
     { Put: { TableName: tableName(), Item: transactionItem(actor.orgId, t), ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -110,20 +113,20 @@ export interface TouchOptions {
   /** Attributes to set as well (names are escaped). */
   set?: Record<string, unknown>;
   /**
-   * Optimistic concurrency: commit only if the deal's `updatedAt` still has this value (as read), so a write
-   * planned from a stale read of the deal fails instead of overwriting a concurrent change.
+   * Optimistic concurrency: commit only if the deal's `version` is still this one (as read), so a write planned
+   * from a stale read of the deal fails instead of overwriting a concurrent change.
    */
-  unchangedSince?: string;
+  expectedVersion?: number;
 }
 
 /**
- * The `Update` that bumps a deal's `updatedAt` (re-sorting it in the lists) and fails when the deal does not
- * exist (or, with `unchangedSince`, changed since it was read), so a write to a missing, foreign or stale deal
+ * The `Update` that bumps a deal's `updatedAt` (re-sorting it in the lists) and `version`, and fails when the deal
+ * does not exist (or, with `expectedVersion`, changed since it was read), so a write to a missing, foreign or stale deal
  * commits nothing.
  */
 export function touchTransaction(orgId: string, t: Pick<Transaction, 'id'>, now: Date, opts: TouchOptions = {}): TransactItem {
   const updatedAt = now.toISOString();
-  const values: Record<string, unknown> = { ':u': updatedAt, ':g1': byUpdate({ updatedAt, id: t.id }) };
+  const values: Record<string, unknown> = { ':u': updatedAt, ':g1': byUpdate({ updatedAt, id: t.id }), ':one': 1 };
   const names: Record<string, string> = {};
   const sets = ['updatedAt = :u', 'GSI1SK = :g1', 'GSI2SK = :g1'];
   Object.entries(opts.set ?? {}).forEach(([k, v], i) => {
@@ -132,15 +135,16 @@ export function touchTransaction(orgId: string, t: Pick<Transaction, 'id'>, now:
     sets.push(`#s${i} = :s${i}`);
   });
   let condition = 'attribute_exists(PK)';
-  if (opts.unchangedSince !== undefined) {
-    condition += ' AND updatedAt = :prev';
-    values[':prev'] = opts.unchangedSince;
+  if (opts.expectedVersion !== undefined) {
+    // Deals written before versions existed have none: version 0.
+    condition += opts.expectedVersion === 0 ? ' AND (attribute_not_exists(version) OR version = :v)' : ' AND version = :v';
+    values[':v'] = opts.expectedVersion;
   }
   return {
     Update: {
       TableName: tableName(),
       Key: { PK: txnPk(orgId, t.id), SK: 'TXN' },
-      UpdateExpression: `SET ${sets.join(', ')}`,
+      UpdateExpression: `SET ${sets.join(', ')} ADD version :one`,
       ConditionExpression: condition,
       ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,
@@ -257,7 +261,7 @@ export async function listAllTransactions(orgId: string, status?: string): Promi
 
 /** Replaces the deal's notes (null clears) and records the change in its activity log. */
 export async function updateNotes(actor: Actor, t: Transaction, notes: string | null, now: Date): Promise<Transaction> {
-  const updated = { ...t, notes, updatedAt: now.toISOString() };
+  const updated = { ...t, notes, updatedAt: now.toISOString(), version: t.version + 1 };
   const { put } = activityPut(actor.orgId, { transactionId: t.id, type: 'notes_updated', summary: notes === null ? 'Notes cleared' : 'Notes updated', details: null, userId: actor.userId }, now);
   await transactWrite(
     [touchTransaction(actor.orgId, t, now, { set: { notes, searchText: transactionItem(actor.orgId, updated).searchText } }), put],

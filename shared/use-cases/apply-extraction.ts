@@ -82,7 +82,7 @@ export async function applyExtraction(actor: Actor, input: ApplyExtractionInput,
     return retryStale(async () => {
       // Planned from this read of the deal, committed only if the deal is still as read.
       const deal = await getDeal(actor.orgId, transactionId);
-      const items = [touchTransaction(actor.orgId, deal, now, { unchangedSince: deal.updatedAt }), jobAppliedUpdate(actor.orgId, job.jobId, deal.id, now)];
+      const items = [touchTransaction(actor.orgId, deal, now, { expectedVersion: deal.version }), jobAppliedUpdate(actor.orgId, job.jobId, deal.id, now)];
       items.push(...(await dealWrites(actor, deal, job, fields, changes, record, now)));
       assertFits(items.length);
       await transactWrite(items, (index) =>

@@ -32,7 +32,7 @@ export interface StatusChangeResult {
  * @param status a status name of the organization's vocabulary (matched case-insensitively)
  * @throws InvalidInput when `status` is not in the vocabulary (`fields.status` lists it)
  * @throws NotFound when the deal is absent or another organization's
- * @throws Conflict when the deal changed under three attempts in a row
+ * @throws Conflict when the deal kept changing under every attempt
  */
 export async function changeTransactionStatus(actor: Actor, transactionId: string, status: string, now: Date): Promise<StatusChangeResult> {
   const vocabulary = await getStatusVocabulary(actor.orgId);
@@ -76,10 +76,10 @@ async function applyStatus(actor: Actor, deal: Deal, def: StatusDefinition, now:
   // Reopening a closed deal clears closedAt; entering a closed status stamps it.
   const closedAt = plan.closes ? now.toISOString() : null;
   const { entry, put } = activityPut(actor.orgId, { transactionId: deal.id, type: 'status_changed', summary: `Status changed from ${deal.status} to ${def.name}`, details: null, userId: actor.userId }, now);
-  const head = { ...deal, status: def.name, closedAt, updatedAt: now.toISOString() };
+  const head = { ...deal, status: def.name, closedAt, updatedAt: now.toISOString(), version: deal.version + 1 };
   const items = [
     touchTransaction(actor.orgId, deal, now, {
-      unchangedSince: deal.updatedAt,
+      expectedVersion: deal.version,
       set: statusAttributes(actor.orgId, head, def.category),
     }),
     put,

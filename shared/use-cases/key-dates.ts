@@ -18,7 +18,7 @@ const busy = () => new Conflict('The transaction kept changing while its key dat
  * Bulk upsert.
  * @throws InvalidInput when the same type is given twice, or the change is too large for one transaction
  * @throws NotFound when the deal does not exist in the organization
- * @throws Conflict when the deal changed under three attempts in a row
+ * @throws Conflict when the deal kept changing under every attempt
  */
 export async function upsertKeyDates(actor: Actor, transactionId: string, changes: KeyDateChange[], now: Date): Promise<KeyDate[]> {
   const seen = new Map<string, number>();
@@ -37,7 +37,7 @@ export async function upsertKeyDates(actor: Actor, transactionId: string, change
 /**
  * Changes one existing key date (`dateValue` null or omitted keeps the date and changes the other fields).
  * @throws NotFound when the deal or that key date does not exist
- * @throws Conflict when the deal changed under three attempts in a row
+ * @throws Conflict when the deal kept changing under every attempt
  */
 export async function updateKeyDate(
   actor: Actor,
@@ -60,5 +60,5 @@ export async function updateKeyDate(
 async function commit(actor: Actor, deal: Deal, items: TransactItem[], now: Date): Promise<void> {
   if (!items.length) return;
   if (items.length + 1 > MAX_TRANSACT_ITEMS) throw new InvalidInput({ keyDates: 'too many key dates and linked tasks change at once; send fewer key dates per request' });
-  await transactWrite([touchTransaction(actor.orgId, deal, now, { unchangedSince: deal.updatedAt }), ...items], (index) => (index === 0 ? new StaleRead() : new Conflict('A task moved with the key date changed meanwhile; retry.')));
+  await transactWrite([touchTransaction(actor.orgId, deal, now, { expectedVersion: deal.version }), ...items], (index) => (index === 0 ? new StaleRead() : new Conflict('A task moved with the key date changed meanwhile; retry.')));
 }

@@ -1,18 +1,20 @@
 /**
- * Task use cases (spec "Task"): create (following a key date when linked), assign to a member, complete once,
+ * Task use cases (spec "Task"): create (following a key date when linked; committed with the deal's touch, on
+ * condition that the deal is unchanged since it was read), assign to a member, complete once,
  * bulk delete, and the comment thread where only a comment's author may delete it. Each change commits with
  * its event (`task.created`, `task.completed`) in one `TransactWriteItems`.
  */
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { transactionExistsCheck, getDeal } from '#db/transactions';
+import { getDeal, touchTransaction } from '#db/transactions';
 import { taskCreateItems, type Task } from '#db/task-items';
 import { assignTaskUpdate, commentDeletes, commentPuts, completeTaskUpdate, deleteTaskComments, findCommentRef, findTaskDeals, getTask, listComments, taskDeletes, type TaskComment } from '#db/tasks';
 import { isMember } from '#db/orgs';
 import { transactWrite } from '#db/transact';
 import { outboxPut, type Actor } from '#events/outbox';
 import { daysBetween } from '#domain/calendar';
-import { Forbidden, InvalidInput, NotFound } from '#domain/errors';
+import { Conflict, Forbidden, InvalidInput, NotFound } from '#domain/errors';
+import { retryStale, StaleRead } from '#use-cases/optimistic';
 
 export interface NewTask {
   title: string;
@@ -35,32 +37,35 @@ async function assertMember(orgId: string, userId: string, field = 'assigneeUser
  * @throws NotFound for a missing deal; InvalidInput for an assignee who is not a member
  */
 export async function createTask(actor: Actor, transactionId: string, input: NewTask, now: Date): Promise<Task> {
-  const deal = await getDeal(actor.orgId, transactionId);
   if (input.assigneeUserId) await assertMember(actor.orgId, input.assigneeUserId);
-  const linked = input.linkedMilestoneName ? deal.keyDates.find((k) => k.keyDateType === input.linkedMilestoneName) : undefined;
-  const given = input.dueDate ? input.dueDate.slice(0, 10) : null;
-  const dueDate = given ?? linked?.dateValue ?? null;
-  const task: Task = {
-    id: randomUUID(),
-    transactionId,
-    title: input.title,
-    description: input.description ?? null,
-    dueDate,
-    priority: input.priority ?? null,
-    assigneeUserId: input.assigneeUserId ?? null,
-    linkedMilestoneName: input.linkedMilestoneName ?? null,
-    // Offset from the linked key date; unknown (null) while the deal lacks that date and a due date was given.
-    dueOffsetDays: linked && dueDate ? daysBetween(linked.dateValue, dueDate) : input.linkedMilestoneName && !given ? 0 : null,
-    status: 'open',
-    completedAt: null,
-    completedBy: null,
-    completionNote: null,
-    address: deal.address,
-    createdAt: now.toISOString(),
-    createdBy: actor.userId,
-  };
-  await transactWrite([transactionExistsCheck(actor.orgId, transactionId), ...taskCreateItems(actor, task, now)], () => new NotFound('Transaction'));
-  return task;
+  return retryStale(async () => {
+    const deal = await getDeal(actor.orgId, transactionId);
+    const linked = input.linkedMilestoneName ? deal.keyDates.find((k) => k.keyDateType === input.linkedMilestoneName) : undefined;
+    const given = input.dueDate ? input.dueDate.slice(0, 10) : null;
+    const dueDate = given ?? linked?.dateValue ?? null;
+    const task: Task = {
+      id: randomUUID(),
+      transactionId,
+      title: input.title,
+      description: input.description ?? null,
+      dueDate,
+      priority: input.priority ?? null,
+      assigneeUserId: input.assigneeUserId ?? null,
+      linkedMilestoneName: input.linkedMilestoneName ?? null,
+      // Offset from the linked key date; unknown (null) while the deal lacks that date and a due date was given.
+      dueOffsetDays: linked && dueDate ? daysBetween(linked.dateValue, dueDate) : input.linkedMilestoneName && !given ? 0 : null,
+      status: 'open',
+      completedAt: null,
+      completedBy: null,
+      completionNote: null,
+      address: deal.address,
+      createdAt: now.toISOString(),
+      createdBy: actor.userId,
+    };
+    // Conditional on the deal as read: a key date moved meanwhile would leave a linked task on the old date.
+    await transactWrite([touchTransaction(actor.orgId, deal, now, { expectedVersion: deal.version }), ...taskCreateItems(actor, task, now)], () => new StaleRead());
+    return task;
+  }, () => new Conflict('The transaction kept changing while the task was created; retry.'));
 }
 
 /**
