@@ -52,6 +52,7 @@ describe('GET /transactions paging', () => {
           createdAt: '2026-01-01T12:00:04.000Z',
           updatedAt: '2026-01-01T12:00:04.000Z',
           closedAt: null,
+          version: 0,
         },
       ],
       page: 1,

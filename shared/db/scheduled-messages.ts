@@ -1,0 +1,117 @@
+/**
+ * Scheduled emails of a deal (spec "Messaging": scheduled messages list/create, `DELETE /scheduled-messages/{id}`).
+ * `PK = ORG#<orgId>#SCHEDMSG#<id>`, `SK = SCHED`; while pending it is listed on its deal by GSI1
+ * `ORG#<orgId>#TXN#<txnId>#SCHEDULED` / `<sendAt>#<id>` (sparse: removed once sent, cancelled or failed).
+ *
+ * States: `pending` → `sending` (claimed by the send, so two runs cannot both send) → `sent` | `failed`;
+ * `pending` → `cancelled`. The schedule that fires the send (EventBridge Scheduler in AWS) is named by `scheduleName`.
+ */
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { db, tableName } from '#db/client';
+import type { TransactItem } from '#db/transact';
+import { NotFound } from '#domain/errors';
+
+export type ScheduledMessageStatus = 'pending' | 'sending' | 'sent' | 'cancelled' | 'failed';
+
+/** The email to send, as the schedule request gave it. */
+export interface ScheduledEmail {
+  toEmail: string | null;
+  ccAddresses: string | null;
+  bccAddresses: string | null;
+  subject: string | null;
+  body: string | null;
+  htmlBody: string | null;
+  fromAccountId: string | null;
+  documentIds: string[];
+  /** documentId → file name to attach it as. */
+  documentFileNames: Record<string, string>;
+}
+
+export interface ScheduledMessage {
+  id: string;
+  transactionId: string;
+  status: ScheduledMessageStatus;
+  /** The instant to send, ISO 8601 UTC. */
+  sendAt: string;
+  /** The wall-clock time as requested (`YYYY-MM-DDTHH:mm:ss`) and its IANA time zone. */
+  scheduledLocal: string;
+  scheduledTimezone: string;
+  email: ScheduledEmail;
+  scheduleName: string;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** The communication it became, once sent. */
+  sentMessageId: string | null;
+  error: string | null;
+}
+
+const key = (orgId: string, id: string) => ({ PK: `ORG#${orgId}#SCHEDMSG#${id}`, SK: 'SCHED' });
+const dealGsi1 = (orgId: string, transactionId: string) => `ORG#${orgId}#TXN#${transactionId}#SCHEDULED`;
+
+function toScheduledMessage(item: Record<string, any>): ScheduledMessage {
+  const { id, transactionId, status, sendAt, scheduledLocal, scheduledTimezone, email, scheduleName, createdBy, createdAt, updatedAt, sentMessageId, error } = item;
+  return { id, transactionId, status, sendAt, scheduledLocal, scheduledTimezone, email, scheduleName, createdBy: createdBy ?? null, createdAt, updatedAt, sentMessageId: sentMessageId ?? null, error: error ?? null };
+}
+
+/** The conditional `Put` of a new pending scheduled message. */
+export function scheduledMessagePut(orgId: string, m: ScheduledMessage): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...key(orgId, m.id), entity: 'ScheduledMessage', orgId, ...m, GSI1PK: dealGsi1(orgId, m.transactionId), GSI1SK: `${m.sendAt}#${m.id}` },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  };
+}
+
+/** The scheduled message. @throws NotFound when absent or another organization's */
+export async function getScheduledMessage(orgId: string, id: string, consistent = false): Promise<ScheduledMessage> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(orgId, id), ConsistentRead: consistent }));
+  if (!out.Item) throw new NotFound('Scheduled message');
+  return toScheduledMessage(out.Item);
+}
+
+/** A deal's pending scheduled messages, soonest first. */
+export async function listPendingScheduledMessages(orgId: string, transactionId: string): Promise<ScheduledMessage[]> {
+  const out = await db().send(
+    new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': dealGsi1(orgId, transactionId) } }),
+  );
+  return (out.Items ?? []).map(toScheduledMessage).filter((m) => m.status === 'pending');
+}
+
+/**
+ * Moves a scheduled message from one status to another (and leaves the pending list unless the new status is
+ * pending), conditionally: the transition happens at most once.
+ * @returns true when it moved; false when the message was not in `from` (or is gone)
+ */
+export async function transitionScheduledMessage(
+  orgId: string,
+  id: string,
+  from: ScheduledMessageStatus,
+  to: ScheduledMessageStatus,
+  now: Date,
+  set: { sentMessageId?: string; error?: string | null } = {},
+): Promise<boolean> {
+  const values: Record<string, unknown> = { ':from': from, ':to': to, ':now': now.toISOString() };
+  const sets = ['#s = :to', 'updatedAt = :now'];
+  if (set.sentMessageId !== undefined) (sets.push('sentMessageId = :mid'), (values[':mid'] = set.sentMessageId));
+  if (set.error !== undefined) (sets.push('#e = :err'), (values[':err'] = set.error));
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key(orgId, id),
+        UpdateExpression: `SET ${sets.join(', ')}${to === 'pending' ? '' : ' REMOVE GSI1PK, GSI1SK'}`,
+        ConditionExpression: '#s = :from',
+        ExpressionAttributeNames: { '#s': 'status', ...(set.error !== undefined ? { '#e': 'error' } : {}) },
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The mail port: sends one email through the right transport, chosen from the environment (only adapters read
+ * it). In AWS (`MAIL_TRANSPORT=aws`, the default) a member's `smtp` account goes through their own SMTP server
+ * (nodemailer, password from Secrets Manager) and everything else through Amazon SES v2 with the configuration set
+ * `SES_CONFIGURATION_SET` (bounce and complaint events); locally (`MAIL_TRANSPORT=local`) every email goes to the
+ * local runtime's SMTP server (`LOCAL_SMTP_URL`), whatever the account, so nothing leaves the machine.
+ */
+import type { MailAccount } from '#db/mail-accounts';
+
+/** An email ready to send. Addresses are bare (`name@example.com`); the sender has a display name. */
+export interface OutboundEmail {
+  from: { address: string; name: string | null };
+  /** Where replies go (the deal's reply address). */
+  replyTo: string | null;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  text: string;
+  html: string | null;
+  /** RFC 5322 Message-ID this service assigns (`<…@…>`), so replies can be threaded. */
+  messageId: string;
+  /** RFC 5322 In-Reply-To / References of a reply. */
+  inReplyTo: string | null;
+  references: string[];
+  attachments: { filename: string; contentType: string; content: Buffer }[];
+}
+
+/** What the transport reports for an accepted email. */
+export interface SentEmail {
+  /** `ses`, `smtp` or `local`. */
+  provider: string;
+  /** The provider's id of the message (SES MessageId, the SMTP server's queue reply, …). */
+  providerMessageId: string;
+}
+
+/** Sends email. */
+export interface Mailer {
+  /**
+   * @param via the member's account to send through, or null for the service's own sender
+   * @throws MailRejected when the transport refuses the message for good (bad address, refused sender)
+   * @throws Error for transient failures (the caller may retry)
+   */
+  send(email: OutboundEmail, via: MailAccount | null): Promise<SentEmail>;
+}
+
+/** The transport refused the message permanently; `reason` is safe to show to the sender. */
+export class MailRejected extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'MailRejected';
+  }
+}
+
+let instance: Promise<Mailer> | undefined;
+
+/** The mailer for this environment (adapters are loaded on first use, so a bundle carries only what it runs). */
+export function mailer(): Promise<Mailer> {
+  instance ??= process.env.MAIL_TRANSPORT === 'local' ? import('#ports/mail/local').then((m) => m.localMailer()) : import('#ports/mail/aws').then((m) => m.awsMailer());
+  return instance;
+}
+
+/** Drops the cached mailer (tests and the local runtime switching transports). */
+export function resetMailer(): void {
+  instance = undefined;
+}
+
+/** The service's own sender when a member has no connected mailbox (`MAIL_FROM_ADDRESS`). @throws Error when unset */
+export function serviceSender(): string {
+  const address = process.env.MAIL_FROM_ADDRESS;
+  if (!address) throw new Error('MAIL_FROM_ADDRESS is not set');
+  return address;
+}
+
+/** The domain inbound replies are addressed to (`INBOUND_MAIL_DOMAIN`). @throws Error when unset */
+export function inboundMailDomain(): string {
+  const domain = process.env.INBOUND_MAIL_DOMAIN;
+  if (!domain) throw new Error('INBOUND_MAIL_DOMAIN is not set');
+  return domain;
+}

@@ -1,0 +1,44 @@
+/**
+ * The scheduler port: one-time schedules that invoke a worker with a payload at a wall-clock time in a time zone
+ * (scheduled messages now; reminders and the deletion grace period later). In AWS (`SCHEDULER=aws`, the default)
+ * they are EventBridge Scheduler schedules (`at(...)` with `ScheduleExpressionTimezone`, deleted after they run,
+ * retried, then dead-lettered); locally (`SCHEDULER=local`) entries of the local runtime's schedule store, fired
+ * by its poller against the request clock (lib/local/scheduler.ts).
+ */
+
+/** The workers a schedule can invoke. */
+export type ScheduleTarget = 'scheduled-send';
+
+/** A one-time schedule. */
+export interface OneTimeSchedule {
+  /** Unique name (letters, digits, `-`, `_`, `.`; at most 64): EventBridge Scheduler's own limits. */
+  name: string;
+  /** Wall-clock time `YYYY-MM-DDTHH:mm:ss` in `timezone`. */
+  at: string;
+  /** IANA time zone, e.g. `America/Chicago`. */
+  timezone: string;
+  target: ScheduleTarget;
+  /** What the target receives (a small JSON object). */
+  payload: Record<string, unknown>;
+}
+
+export interface Scheduler {
+  /** Creates the schedule. @throws Error when the scheduler refuses it (the caller commits nothing) */
+  create(schedule: OneTimeSchedule): Promise<void>;
+  /** Deletes it. @returns false when there was none (already ran, or never created) */
+  delete(name: string): Promise<boolean>;
+}
+
+let instance: Promise<Scheduler> | undefined;
+
+/** The scheduler for this environment (loaded on first use). */
+export function scheduler(): Promise<Scheduler> {
+  instance ??=
+    process.env.SCHEDULER === 'local' ? import('#ports/scheduler/local').then((m) => m.localScheduler()) : import('#ports/scheduler/aws').then((m) => m.awsScheduler());
+  return instance;
+}
+
+/** Drops the cached scheduler (tests and the local runtime). */
+export function resetScheduler(): void {
+  instance = undefined;
+}

@@ -1,0 +1,24 @@
+/**
+ * Local scheduler: schedules are entries of a JSON file (`LOCAL_SCHEDULE_STORE`) that the local runtime's poller
+ * fires when their time comes by the request clock (lib/local/scheduler.ts). The wall-clock time is turned into an
+ * instant here with the time zone's rules (luxon), as EventBridge Scheduler does.
+ */
+import type { Scheduler } from '#ports/scheduler';
+import { addLocalSchedule, removeLocalSchedule } from '#ports/scheduler/local-store';
+
+/** @throws Error on first use when `LOCAL_SCHEDULE_STORE` is unset */
+export function localScheduler(): Scheduler {
+  const store = () => {
+    const file = process.env.LOCAL_SCHEDULE_STORE;
+    if (!file) throw new Error('LOCAL_SCHEDULE_STORE is not set');
+    return file;
+  };
+  return {
+    async create(s) {
+      addLocalSchedule(store(), s);
+    },
+    async delete(name) {
+      return removeLocalSchedule(store(), name);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The SMS port: sends one text. In AWS (`SMS_TRANSPORT=aws`, the default) through AWS End User Messaging SMS
+ * (`SendTextMessage` from `SMS_ORIGINATION_IDENTITY`, configuration set `SMS_CONFIGURATION_SET`); locally
+ * (`SMS_TRANSPORT=local`) into the local runtime's SMS sink (`LOCAL_SMS_SINK`, a JSON-lines file; see
+ * lib/local/sms-sink.ts). Opt-outs are checked by the caller before sending, whatever the transport.
+ */
+
+/** A text to send. `to` is E.164 (`+15125550143`). */
+export interface OutboundSms {
+  to: string;
+  body: string;
+}
+
+/** What the transport reports for an accepted text. */
+export interface SentSms {
+  /** `sms` (End User Messaging) or `local`. */
+  provider: string;
+  providerMessageId: string;
+  /** The number it was sent from (E.164), when known. */
+  from: string | null;
+}
+
+export interface SmsSender {
+  /**
+   * @throws SmsRejected when the provider refuses the text for good (opted out at the carrier, invalid number)
+   * @throws Error for transient failures
+   */
+  send(sms: OutboundSms): Promise<SentSms>;
+}
+
+/** The provider refused the text permanently; `reason` is safe to show. */
+export class SmsRejected extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'SmsRejected';
+  }
+}
+
+let instance: Promise<SmsSender> | undefined;
+
+/** The SMS sender for this environment (loaded on first use). */
+export function smsSender(): Promise<SmsSender> {
+  instance ??= process.env.SMS_TRANSPORT === 'local' ? import('#ports/sms/local').then((m) => m.localSms()) : import('#ports/sms/aws').then((m) => m.awsSms());
+  return instance;
+}
+
+/** Drops the cached sender (tests and the local runtime switching transports). */
+export function resetSmsSender(): void {
+  instance = undefined;
+}
