@@ -7,10 +7,15 @@ import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { RegisteredOperation } from '#api/operation';
 import type { LambdaGroup } from '#api/types';
-import type { Router } from '#lib/local/router';
+import type { Routable, RouteMatch, Router } from '#lib/local/router';
 
 /** The event, and the group whose function API Gateway would invoke (`meta` serves `$default`). */
-export function toApiEvent(req: IncomingMessage, body: Buffer, route: Router<RegisteredOperation>, stage = '$default'): { event: APIGatewayProxyEventV2; group: LambdaGroup } {
+export function toApiEvent(
+  req: IncomingMessage,
+  body: Buffer,
+  route: Router<Routable>,
+  stage = '$default',
+): { event: APIGatewayProxyEventV2; group: LambdaGroup; match?: RouteMatch<Routable> } {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const method = (req.method ?? 'GET').toUpperCase();
   const match = route(method, url.pathname);
@@ -43,7 +48,7 @@ export function toApiEvent(req: IncomingMessage, body: Buffer, route: Router<Reg
     body: body.length ? (isText ? body.toString('utf8') : body.toString('base64')) : undefined,
     isBase64Encoded: body.length > 0 && !isText,
   };
-  return { event, group: match?.op.group ?? 'meta' };
+  return { event, group: (match?.op as Partial<RegisteredOperation> | undefined)?.group ?? 'meta', match };
 }
 
 /** A Lambda `Context` for one local invocation. */

@@ -1,11 +1,17 @@
 /**
  * The local stand-in for API Gateway: a Node HTTP server on 127.0.0.1 that builds each request's
- * `APIGatewayProxyEventV2` and invokes the real handler of the route's group. No business rule lives here.
+ * `APIGatewayProxyEventV2` and invokes the real handler of the route's group (or, for a public route such as a
+ * shared link, of its worker). No business rule lives here.
  */
 import http from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { localApiHandlers } from '#lib/local/group-handlers';
 import { localContext, toApiEvent } from '#lib/local/api-event';
+import { createRouter } from '#lib/local/router';
+import { PUBLIC_ROUTES } from '#lib/public-routes';
+
+/** Routes outside /api/v1 (lib/public-routes.ts), matched before the API's. */
+const publicRoute = createRouter(PUBLIC_ROUTES);
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -29,6 +35,12 @@ export async function startLocalApi(opts: { port: number; host?: string }): Prom
       if (size > MAX_BODY_BYTES) return send(res, { statusCode: 422, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'validation_error', message: 'Request body too large.', fields: { body: `must be at most ${MAX_BODY_BYTES} bytes` } } }) });
       try {
         const { route, handlerOf } = await localApiHandlers();
+        const pub = publicRoute((req.method ?? 'GET').toUpperCase(), new URL(req.url ?? '/', 'http://localhost').pathname);
+        if (pub) {
+          const { event } = toApiEvent(req, Buffer.concat(chunks), () => pub);
+          const { handler } = (await import(`#functions/${pub.op.worker}/handler`)) as { handler: (e: typeof event) => Promise<APIGatewayProxyStructuredResultV2> };
+          return send(res, await handler(event));
+        }
         const { event, group } = toApiEvent(req, Buffer.concat(chunks), route);
         const result = (await handlerOf(group)(event, localContext(`local-${group}`, event.requestContext.requestId))) as APIGatewayProxyStructuredResultV2;
         send(res, result);

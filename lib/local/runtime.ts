@@ -3,7 +3,8 @@
  * table from the CDK definition, local-aws-sqs with the webhook queue and its DLQ, the stream poller
  * (outbox → fan-out handler, checkpointed under `dataDir`), the SQS poller (→ delivery handler), s3rver for
  * documents (ObjectCreated under `org/` → the upload handler), the extraction state machine's own definition
- * run by aws-local-stepfunctions (OCR by pdf.js/tesseract.js), and the HTTP server (→ API handlers). The local queue lives in memory, so it
+ * run by aws-local-stepfunctions (OCR by pdf.js/tesseract.js), the HTTP server (→ API handlers), and the messaging
+ * stand-ins (SMTP server, SMS sink, scheduler: lib/local/messaging.ts). The local queue lives in memory, so it
  * journals what is sent to it under `dataDir` and on start re-enqueues the deliveries of that journal still
  * pending in the table. `npm start` and the end-to-end tests both use it.
  */
@@ -19,6 +20,7 @@ import { invokeWebhookDelivery, startSqsPoller, type SqsPoller } from '#lib/loca
 import { requeuePendingDeliveries } from '#lib/local/pending-deliveries';
 import { invokeDocumentUploaded, startLocalS3, type LocalS3 } from '#lib/local/s3-local';
 import { documentUploadRecords, startLocalExtractionRunner } from '#lib/local/step-functions';
+import { inboundMailRecords, invokeInboundEmail, startLocalMessaging, type LocalMessaging } from '#lib/local/messaging';
 import { resetDbClient } from '#db/client';
 import { resetSqsClient } from '#ports/sqs';
 import { resetBlobStore } from '#ports/blob-store';
@@ -33,6 +35,8 @@ export interface LocalRuntimeOptions {
   port: number;
   /** Stream poll interval when idle, ms (default 50). */
   streamIntervalMs?: number;
+  /** How often the local scheduler looks for due schedules, ms (default 1000). */
+  schedulerIntervalMs?: number;
 }
 
 export interface LocalRuntime {
@@ -41,6 +45,8 @@ export interface LocalRuntime {
   sqs: LocalSqs;
   s3: LocalS3;
   api: LocalApi;
+  /** Local mail server, SMS sink and scheduler. */
+  messaging: LocalMessaging;
   /** Deliveries re-enqueued at start. */
   requeued: number;
   /** Stops everything it started (DynamoDB Local only when it started it), in dependency order. */
@@ -60,7 +66,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
     // Only `org/` keys, like the deployed notification's prefix filter: the pipeline's `ocr/` writes stay out.
     onObjectCreated: (event) => {
       const uploads = documentUploadRecords(event);
-      return uploads ? invokeDocumentUploaded(uploads) : undefined;
+      const mail = inboundMailRecords(event);
+      return Promise.all([uploads && invokeDocumentUploaded(uploads), mail && invokeInboundEmail(mail)]);
     },
   });
   Object.assign(process.env, {
@@ -86,15 +93,18 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
   });
   const deliveries: SqsPoller = startSqsPoller({ queueUrl: sqs.queueUrl, invoke: invokeWebhookDelivery, waitTimeSeconds: 0, concurrency: 4 });
   const api = await startLocalApi({ port: opts.port });
+  const messaging = await startLocalMessaging({ dataDir, tableName: opts.tableName, baseUrl: api.baseUrl, schedulerIntervalMs: opts.schedulerIntervalMs });
   return {
     baseUrl: api.baseUrl,
     dynamoEndpoint,
     sqs,
     s3,
     api,
+    messaging,
     requeued,
     async stop() {
       await api.close();
+      await messaging.stop();
       await s3.idle();
       await extraction.stop();
       await s3.stop();

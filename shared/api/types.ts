@@ -39,6 +39,18 @@ export type LambdaGroup = (typeof LAMBDA_GROUPS)[number];
  * - `table:delete`, `table:batch-get`: `DeleteItem` and `BatchGetItem` on the table;
  * - `documents:read`, `documents:write`: the documents bucket (presigned GETs; PUTs and deletes);
  * - `extraction:start`: starting the extraction state machine;
+ * - `mail:send`: sending email (SES and the configuration set; members' SMTP passwords in Secrets Manager);
+ * - `sms:send`: sending texts (AWS End User Messaging SMS);
+ * - `schedules:manage`: creating and deleting one-time schedules (EventBridge Scheduler group, passing its role);
  * - `catalog`: the function is built with the list of every operation (for `GET /catalog`).
  */
-export type Capability = 'table:delete' | 'table:batch-get' | 'documents:read' | 'documents:write' | 'extraction:start' | 'catalog';
+export type Capability =
+  | 'table:delete'
+  | 'table:batch-get'
+  | 'documents:read'
+  | 'documents:write'
+  | 'extraction:start'
+  | 'mail:send'
+  | 'sms:send'
+  | 'schedules:manage'
+  | 'catalog';

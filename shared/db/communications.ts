@@ -5,6 +5,8 @@
  * - message: `PK = ORG#<orgId>#TXN#<txnId>#COMMS`, `SK = MSG#<createdAt>#<messageId>`; an SMS message is also in
  *   GSI1 `ORG#<orgId>#THREAD#<threadId>` / `<createdAt>#<messageId>` (its conversation, see conversations.ts);
  * - reference: `PK = ORG#<orgId>#MSG#<messageId>`, `SK = MSG` → where the message is (status updates, replies);
+ * - a message with a contact is in GSI2 `ORG#<orgId>#CONTACT#<contactId>#COMMS` / `<createdAt>#<messageId>` (the
+ *   contact's recent activity across deals);
  * - provider reference: `PK = PROVIDERMSG#<provider>#<providerMessageId>`, `SK = REF` → the message a provider's
  *   event (SES bounce, SMS delivery receipt) is about. The one key that does not start with the organization:
  *   the provider's event names only its own id. The item carries `orgId`.
@@ -19,11 +21,10 @@ export type Channel = 'email' | 'sms' | 'in_app';
 export type Direction = 'outbound' | 'inbound';
 
 /**
- * Where a message stands. Outbound: `sent` (accepted by the provider) → `delivered`, or `bounced` /
- * `complained` (email) / `failed`; `blocked` when it was never sent (opted-out number, suppressed address).
- * Inbound: `received`.
+ * Where a message stands. Outbound: `queued` (recorded, being handed to the provider) → `sent` (accepted) →
+ * `delivered`, or `bounced` / `complained` (email) / `failed`. Inbound: `received`.
  */
-export type MessageStatus = 'sent' | 'delivered' | 'bounced' | 'complained' | 'failed' | 'blocked' | 'received';
+export type MessageStatus = 'queued' | 'sent' | 'delivered' | 'bounced' | 'complained' | 'failed' | 'blocked' | 'received';
 
 /** What sent a message (the operation or flow), shown in the thread and the communication log. */
 export type MessageKind =
@@ -84,6 +85,8 @@ export interface Communication {
   providerMessageId: string | null;
   /** The scheduled message that sent it, if any. */
   scheduledMessageId: string | null;
+  /** The contact the message is with (recipient of an outbound one, sender of an inbound one), when known. */
+  contactId: string | null;
   /** The member who sent it (null for inbound and automatic messages). */
   sentBy: string | null;
   createdAt: string;
@@ -107,7 +110,20 @@ export function communicationItem(orgId: string, m: Communication) {
     orgId,
     ...m,
     ...(m.threadId ? { GSI1PK: threadMessagesGsi1(orgId, m.threadId), GSI1SK: `${m.createdAt}#${m.id}` } : {}),
+    ...(m.contactId ? { GSI2PK: contactCommsGsi2(orgId, m.contactId), GSI2SK: `${m.createdAt}#${m.id}` } : {}),
   };
+}
+
+/** GSI2 partition of a contact's messages. */
+export const contactCommsGsi2 = (orgId: string, contactId: string) => `ORG#${orgId}#CONTACT#${contactId}#COMMS`;
+
+/** A contact's most recent messages, newest first (GSI2). */
+export async function listContactCommunications(orgId: string, contactId: string, limit: number): Promise<Communication[]> {
+  if (limit <= 0) return [];
+  const out = await db().send(
+    new QueryCommand({ TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': contactCommsGsi2(orgId, contactId) }, ScanIndexForward: false, Limit: limit }),
+  );
+  return (out.Items ?? []).map(toCommunication);
 }
 
 /** The writes that record a new message: the message and its reference (and its provider reference). */
@@ -122,11 +138,43 @@ export function communicationPuts(orgId: string, m: Communication): TransactItem
   return items;
 }
 
+/**
+ * The writes that record the provider's acceptance of a `queued` message: status `sent` (or `failed` with a
+ * detail when `sent` is null) and, when accepted, the provider reference.
+ */
+export function communicationOutcome(
+  orgId: string,
+  m: Communication,
+  sent: { provider: string; providerMessageId: string; from?: string | null } | null,
+  detail: string | null,
+  now: Date,
+): TransactItem[] {
+  const status: MessageStatus = sent ? 'sent' : 'failed';
+  const values: Record<string, unknown> = { ':s': status, ':d': detail, ':p': sent?.provider ?? null, ':pid': sent?.providerMessageId ?? null, ':now': now.toISOString(), ':queued': 'queued' };
+  let set = '#s = :s, statusDetail = :d, provider = :p, providerMessageId = :pid, updatedAt = :now';
+  // A text's sending number is known only once the provider took it.
+  if (sent?.from) (set += ', #from.address = :fa'), (values[':fa'] = sent.from);
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: { PK: commsPk(orgId, m.transactionId), SK: messageSk(m) },
+        UpdateExpression: `SET ${set}`,
+        ConditionExpression: '#s = :queued',
+        ExpressionAttributeNames: { '#s': 'status', ...(sent?.from ? { '#from': 'from' } : {}) },
+        ExpressionAttributeValues: values,
+      },
+    },
+  ];
+  if (sent) items.push({ Put: { TableName: tableName(), Item: { ...providerRefKey(sent.provider, sent.providerMessageId), entity: 'ProviderMessageRef', orgId, transactionId: m.transactionId, messageId: m.id } } });
+  return items;
+}
+
 /** A message from its item. */
 export function toCommunication(item: Record<string, any>): Communication {
   const keys: (keyof Communication)[] = [
     'id', 'transactionId', 'channel', 'direction', 'kind', 'status', 'statusDetail', 'threadId', 'from', 'to', 'cc', 'bcc', 'subject', 'bodyText', 'bodyHtml',
-    'emailMessageId', 'inReplyTo', 'documents', 'recipientRole', 'provider', 'providerMessageId', 'scheduledMessageId', 'sentBy', 'createdAt', 'updatedAt',
+    'emailMessageId', 'inReplyTo', 'documents', 'recipientRole', 'provider', 'providerMessageId', 'scheduledMessageId', 'contactId', 'sentBy', 'createdAt', 'updatedAt',
   ];
   const m = Object.fromEntries(keys.map((k) => [k, item[k] ?? null])) as unknown as Communication;
   m.to ??= [];

@@ -83,6 +83,14 @@ export async function getOrganization(orgId: string, consistent = false): Promis
   return { orgId: id, name, ownerUserId, createdAt };
 }
 
+/** The member, or undefined. */
+export async function getUser(orgId: string, userId: string): Promise<OrgUser | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: `USER#${userId}` } }));
+  if (!out.Item) return undefined;
+  const { email, firstName, lastName, role, createdAt } = out.Item;
+  return { userId, email, firstName: firstName ?? null, lastName: lastName ?? null, role, createdAt };
+}
+
 /** True when `userId` is a member of the organization (one `GetItem`, key only). */
 export async function isMember(orgId: string, userId: string): Promise<boolean> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: `USER#${userId}` }, ProjectionExpression: 'userId' }));

@@ -1,6 +1,6 @@
 /**
  * Scheduled emails of a deal (spec "Messaging": scheduled messages list/create, `DELETE /scheduled-messages/{id}`).
- * `PK = ORG#<orgId>#SCHEDMSG#<id>`, `SK = SCHED`; while pending it is listed on its deal by GSI1
+ * `PK = ORG#<orgId>#SCHEDMSG#<id>`, `SK = SCHED`; until it is final it is listed on its deal by GSI1
  * `ORG#<orgId>#TXN#<txnId>#SCHEDULED` / `<sendAt>#<id>` (sparse: removed once sent, cancelled or failed).
  *
  * States: `pending` → `sending` (claimed by the send, so two runs cannot both send) → `sent` | `failed`;
@@ -73,17 +73,20 @@ export async function getScheduledMessage(orgId: string, id: string, consistent 
   return toScheduledMessage(out.Item);
 }
 
-/** A deal's pending scheduled messages, soonest first. */
-export async function listPendingScheduledMessages(orgId: string, transactionId: string): Promise<ScheduledMessage[]> {
+/** A deal's active scheduled messages (pending, or being sent), soonest first. */
+export async function listActiveScheduledMessages(orgId: string, transactionId: string): Promise<ScheduledMessage[]> {
   const out = await db().send(
     new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': dealGsi1(orgId, transactionId) } }),
   );
-  return (out.Items ?? []).map(toScheduledMessage).filter((m) => m.status === 'pending');
+  return (out.Items ?? []).map(toScheduledMessage).filter((m) => !FINAL.includes(m.status));
 }
 
+/** Statuses a message does not leave. */
+const FINAL: readonly ScheduledMessageStatus[] = ['sent', 'cancelled', 'failed'];
+
 /**
- * Moves a scheduled message from one status to another (and leaves the pending list unless the new status is
- * pending), conditionally: the transition happens at most once.
+ * Moves a scheduled message from one status to another (leaving the deal's list when the new status is final),
+ * conditionally: the transition happens at most once.
  * @returns true when it moved; false when the message was not in `from` (or is gone)
  */
 export async function transitionScheduledMessage(
@@ -103,7 +106,7 @@ export async function transitionScheduledMessage(
       new UpdateCommand({
         TableName: tableName(),
         Key: key(orgId, id),
-        UpdateExpression: `SET ${sets.join(', ')}${to === 'pending' ? '' : ' REMOVE GSI1PK, GSI1SK'}`,
+        UpdateExpression: `SET ${sets.join(', ')}${FINAL.includes(to) ? ' REMOVE GSI1PK, GSI1SK' : ''}`,
         ConditionExpression: '#s = :from',
         ExpressionAttributeNames: { '#s': 'status', ...(set.error !== undefined ? { '#e': 'error' } : {}) },
         ExpressionAttributeValues: values,

@@ -6,8 +6,9 @@
 
 /** Base class: every error the domain throws on purpose. */
 export class DomainError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** @param options.cause the underlying failure, for the logs (never shown to the caller) */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = new.target.name;
   }
 }

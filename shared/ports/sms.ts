@@ -22,6 +22,11 @@ export interface SentSms {
 
 export interface SmsSender {
   /**
+   * True when the carrier side answers STOP/HELP/START itself (AWS End User Messaging's keyword responses), so the
+   * service must not send its own confirmation as well.
+   */
+  readonly answersKeywords: boolean;
+  /**
    * @throws SmsRejected when the provider refuses the text for good (opted out at the carrier, invalid number)
    * @throws Error for transient failures
    */

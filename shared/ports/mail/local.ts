@@ -3,13 +3,13 @@
  * `smtp://127.0.0.1:2525`), which keeps each one as an `.eml` file (lib/local/smtp-sink.ts). A member's SMTP account
  * is honoured in spirit only: its host is never dialled from a developer machine.
  */
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import type { Mailer } from '#ports/mailer';
 import { mailOptions } from '#ports/mail/compose';
 
 /** @throws Error on first send when `LOCAL_SMTP_URL` is unset */
 export function localMailer(): Mailer {
-  let transport: nodemailer.Transporter | undefined;
+  let transport: Transporter | undefined;
   return {
     async send(email, via) {
       const url = process.env.LOCAL_SMTP_URL;

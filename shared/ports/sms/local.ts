@@ -11,6 +11,8 @@ import type { SmsSender } from '#ports/sms';
 /** @throws Error on first send when `LOCAL_SMS_SINK` is unset */
 export function localSms(): SmsSender {
   return {
+    // Nothing stands between the local sink and the "phone": the service answers keywords itself.
+    answersKeywords: false,
     async send(sms) {
       const file = process.env.LOCAL_SMS_SINK;
       if (!file) throw new Error('LOCAL_SMS_SINK is not set');

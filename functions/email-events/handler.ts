@@ -1,0 +1,54 @@
+/**
+ * Amazon SES configuration-set events (event destination: SNS) → delivery, bounce, complaint and reject reports
+ * recorded on the message, and permanent bounces and complaints suppressing the address
+ * (shared/use-cases/messaging/delivery-events.ts). The SNS message is SES's event JSON (`eventType`, `mail`,
+ * `bounce`, `complaint`, …; SES Developer Guide, "Contents of event data that Amazon SES publishes to Amazon SNS").
+ */
+import type { SNSEvent } from 'aws-lambda';
+import { clockNow } from '#ports/clock';
+import { recordEmailEvent, type EmailEvent } from '#use-cases/messaging/delivery-events';
+
+interface SesEvent {
+  eventType?: string;
+  notificationType?: string;
+  mail: { messageId: string; destination?: string[] };
+  bounce?: { bounceType: string; bouncedRecipients: { emailAddress: string; diagnosticCode?: string }[] };
+  complaint?: { complainedRecipients: { emailAddress: string }[]; complaintFeedbackType?: string };
+  delivery?: { recipients: string[] };
+  reject?: { reason: string };
+}
+
+/** The event as this service records it, or undefined for a type it does not track (sends, opens, clicks). */
+export function toEmailEvent(e: SesEvent): EmailEvent | undefined {
+  const type = (e.eventType ?? e.notificationType ?? '').toLowerCase();
+  const base = { provider: 'ses', providerMessageId: e.mail.messageId };
+  switch (type) {
+    case 'delivery':
+      return { ...base, type: 'delivery', recipients: e.delivery?.recipients ?? e.mail.destination ?? [], detail: null };
+    case 'bounce':
+      return {
+        ...base,
+        type: 'bounce',
+        bounceType: e.bounce?.bounceType,
+        recipients: e.bounce?.bouncedRecipients.map((r) => r.emailAddress) ?? [],
+        detail: e.bounce?.bouncedRecipients.map((r) => r.diagnosticCode).filter(Boolean).join('; ') || null,
+      };
+    case 'complaint':
+      return { ...base, type: 'complaint', recipients: e.complaint?.complainedRecipients.map((r) => r.emailAddress) ?? [], detail: e.complaint?.complaintFeedbackType ?? null };
+    case 'reject':
+      return { ...base, type: 'reject', recipients: e.mail.destination ?? [], detail: e.reject?.reason ?? null };
+    case 'deliverydelay':
+      return { ...base, type: 'delay', recipients: e.mail.destination ?? [], detail: null };
+    default:
+      return undefined;
+  }
+}
+
+export async function handler(event: SNSEvent): Promise<number> {
+  let recorded = 0;
+  for (const record of event.Records) {
+    const e = toEmailEvent(JSON.parse(record.Sns.Message) as SesEvent);
+    if (e && (await recordEmailEvent(e, clockNow()))) recorded++;
+  }
+  return recorded;
+}

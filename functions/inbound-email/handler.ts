@@ -1,0 +1,33 @@
+/**
+ * S3 `ObjectCreated` under `inbound/` (an SES receipt rule stores each received email there; locally the local
+ * SMTP server does) → the email is threaded into its deal (shared/use-cases/messaging/receive-email.ts). The
+ * envelope recipients come from the headers the receiver adds (`X-Original-To`, `Delivered-To`), besides To/Cc.
+ * One failed record does not fail the others; a record that throws is retried by S3 → Lambda's async retries.
+ */
+import type { S3Event } from 'aws-lambda';
+import { getObjectBytes } from '#ports/blob-store';
+import { inboundMailDomain } from '#ports/mailer';
+import { clockNow } from '#ports/clock';
+import { receiveEmail, type InboundEmailOutcome } from '#use-cases/messaging/receive-email';
+
+/** Key prefix of received emails in the bucket. */
+export const INBOUND_PREFIX = 'inbound/';
+
+/** Recipients named by the receiver's envelope headers of a raw message (before the body). */
+export function envelopeRecipientsOf(raw: Buffer): string[] {
+  const head = raw.subarray(0, Math.min(raw.length, 64 * 1024)).toString('utf8').split(/\r?\n\r?\n/)[0];
+  const found: string[] = [];
+  for (const m of head.matchAll(/^(?:X-Original-To|Delivered-To|X-Envelope-To):\s*(.+)$/gim)) found.push(...m[1].split(',').map((s) => s.trim().replace(/^<|>$/g, '')));
+  return found.filter(Boolean);
+}
+
+export async function handler(event: S3Event): Promise<InboundEmailOutcome[]> {
+  const outcomes: InboundEmailOutcome[] = [];
+  for (const record of event.Records) {
+    const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
+    if (!key.startsWith(INBOUND_PREFIX)) continue;
+    const raw = Buffer.from(await getObjectBytes(key));
+    outcomes.push(await receiveEmail(raw, envelopeRecipientsOf(raw), inboundMailDomain(), clockNow()));
+  }
+  return outcomes;
+}

@@ -1,0 +1,26 @@
+/**
+ * Two-way SMS: AWS End User Messaging publishes each inbound text to an SNS topic as JSON
+ * (`originationNumber`, `destinationNumber`, `messageBody`, `inboundMessageId`, …); each SNS record becomes one
+ * `receiveSms` (keywords, opt-out, threading: shared/use-cases/messaging/receive-sms.ts). Locally `npm run sms --
+ * reply` builds the same event.
+ */
+import type { SNSEvent } from 'aws-lambda';
+import { clockNow } from '#ports/clock';
+import { receiveSms, type InboundSmsOutcome } from '#use-cases/messaging/receive-sms';
+
+/** The inbound text notification of AWS End User Messaging SMS (two-way messaging). */
+export interface InboundSmsNotification {
+  originationNumber: string;
+  destinationNumber: string;
+  messageBody: string;
+  inboundMessageId: string;
+}
+
+export async function handler(event: SNSEvent): Promise<InboundSmsOutcome[]> {
+  const outcomes: InboundSmsOutcome[] = [];
+  for (const record of event.Records) {
+    const n = JSON.parse(record.Sns.Message) as InboundSmsNotification;
+    outcomes.push(await receiveSms({ from: n.originationNumber, to: n.destinationNumber ?? null, body: n.messageBody ?? '', providerMessageId: n.inboundMessageId }, clockNow()));
+  }
+  return outcomes;
+}

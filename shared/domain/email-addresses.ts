@@ -1,0 +1,31 @@
+/**
+ * Email address lists as the API takes them (`toEmail`, `ccAddresses`, `bccAddresses`: one string, addresses
+ * separated by commas or semicolons). Addresses follow the WHATWG HTML "valid email address" rule (the practical
+ * subset of RFC 5322 addr-spec that browsers accept), at most 254 characters (RFC 5321 §4.5.3.1.3 path limit).
+ */
+
+/** WHATWG HTML §4.10.5.1.5 valid email address. */
+const ADDRESS = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+
+/** At most this many recipients in all (SES's limit is 50 per message). */
+export const MAX_RECIPIENTS = 50;
+
+/** True for one valid address. */
+export const isEmailAddress = (s: string): boolean => s.length <= 254 && ADDRESS.test(s);
+
+/**
+ * Splits a list into addresses (trimmed, de-duplicated case-insensitively, order kept).
+ * @returns the addresses and the entries that are not addresses
+ */
+export function parseAddressList(list: string | null | undefined): { addresses: string[]; invalid: string[] } {
+  const addresses: string[] = [];
+  const invalid: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of (list ?? '').split(/[,;]/)) {
+    const a = raw.trim();
+    if (!a) continue;
+    if (!isEmailAddress(a)) invalid.push(a);
+    else if (!seen.has(a.toLowerCase())) (seen.add(a.toLowerCase()), addresses.push(a));
+  }
+  return { addresses, invalid };
+}

@@ -1,0 +1,71 @@
+/**
+ * Mail transports in AWS. An email sent through a member's `smtp` account goes to that SMTP server (nodemailer,
+ * the password read from Secrets Manager and cached for the container's life); every other email is composed as
+ * MIME (nodemailer's MailComposer, so our Message-ID, threading headers and attachments survive) and sent with
+ * Amazon SES v2 `SendEmail` (raw content) in the configuration set `SES_CONFIGURATION_SET`, whose events report
+ * bounces, complaints and deliveries (functions/email-events).
+ */
+import { SESv2Client, SendEmailCommand, MessageRejected, MailFromDomainNotVerifiedException, AccountSuspendedException, SendingPausedException } from '@aws-sdk/client-sesv2';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import nodemailer, { type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import type { MailAccount } from '#db/mail-accounts';
+import { MailRejected, type Mailer, type OutboundEmail, type SentEmail } from '#ports/mailer';
+import { mailOptions } from '#ports/mail/compose';
+
+let ses: SESv2Client | undefined;
+let secrets: SecretsManagerClient | undefined;
+const smtpTransports = new Map<string, Transporter>();
+
+/** The MIME bytes of `email` (RFC 5322, with our Message-ID). */
+export async function composeMime(email: OutboundEmail): Promise<Buffer> {
+  return new MailComposer(mailOptions(email)).compile().build();
+}
+
+async function sendWithSes(email: OutboundEmail): Promise<SentEmail> {
+  ses ??= new SESv2Client({});
+  try {
+    const out = await ses.send(
+      new SendEmailCommand({
+        Content: { Raw: { Data: await composeMime(email) } },
+        ConfigurationSetName: process.env.SES_CONFIGURATION_SET || undefined,
+      }),
+    );
+    return { provider: 'ses', providerMessageId: out.MessageId! };
+  } catch (err) {
+    if (err instanceof MessageRejected || err instanceof MailFromDomainNotVerifiedException) throw new MailRejected(`SES refused the message: ${err.message}`);
+    if (err instanceof AccountSuspendedException || err instanceof SendingPausedException) throw new MailRejected('Sending email is paused for this account; contact the operator.');
+    throw err;
+  }
+}
+
+async function smtpTransport(account: MailAccount): Promise<Transporter> {
+  const cached = smtpTransports.get(account.id);
+  if (cached) return cached;
+  const smtp = account.smtp!;
+  secrets ??= new SecretsManagerClient({});
+  const secret = await secrets.send(new GetSecretValueCommand({ SecretId: smtp.secretRef }));
+  const transport = nodemailer.createTransport({ host: smtp.host, port: smtp.port, secure: smtp.secure, auth: { user: smtp.username, pass: secret.SecretString ?? '' } });
+  smtpTransports.set(account.id, transport);
+  return transport;
+}
+
+async function sendWithSmtp(email: OutboundEmail, account: MailAccount): Promise<SentEmail> {
+  const transport = await smtpTransport(account);
+  try {
+    const info = await transport.sendMail(mailOptions(email));
+    return { provider: 'smtp', providerMessageId: info.messageId };
+  } catch (err) {
+    // 5xx replies are permanent (RFC 5321 §4.2.1); anything else may be retried.
+    const code = (err as { responseCode?: number }).responseCode;
+    if (code !== undefined && code >= 500) throw new MailRejected(`The mailbox's SMTP server refused the message (${code}).`);
+    throw err;
+  }
+}
+
+/** The AWS mailer: SES, or the member's SMTP server for an `smtp` account. */
+export function awsMailer(): Mailer {
+  return {
+    send: (email, via) => (via?.kind === 'smtp' && via.smtp ? sendWithSmtp(email, via) : sendWithSes(email)),
+  };
+}

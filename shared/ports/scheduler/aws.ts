@@ -1,0 +1,62 @@
+/**
+ * One-time schedules in AWS: EventBridge Scheduler, in the group `SCHEDULE_GROUP`. Each schedule runs once
+ * (`at(...)` in its time zone), invokes the target's Lambda (ARN from `SCHEDULE_TARGET_<TARGET>_ARN`) with the
+ * payload as input through the role `SCHEDULER_ROLE_ARN`, is retried `MaximumRetryAttempts` times, then goes to
+ * the dead-letter queue `SCHEDULER_DLQ_ARN`, and deletes itself after it ran (`ActionAfterCompletion: DELETE`).
+ */
+import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { Scheduler, ScheduleTarget } from '#ports/scheduler';
+
+/** Retries of a failed invocation before the dead-letter queue. */
+export const SCHEDULE_RETRIES = 3;
+
+let client: SchedulerClient | undefined;
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
+
+/** `scheduled-send` → `SCHEDULE_TARGET_SCHEDULED_SEND_ARN`. */
+const targetArn = (target: ScheduleTarget) => env(`SCHEDULE_TARGET_${target.toUpperCase().replace(/-/g, '_')}_ARN`);
+
+export function awsScheduler(): Scheduler {
+  return {
+    async create(s) {
+      client ??= new SchedulerClient({});
+      try {
+        await client.send(
+          new CreateScheduleCommand({
+            Name: s.name,
+            GroupName: env('SCHEDULE_GROUP'),
+            ScheduleExpression: `at(${s.at})`,
+            ScheduleExpressionTimezone: s.timezone,
+            FlexibleTimeWindow: { Mode: 'OFF' },
+            ActionAfterCompletion: 'DELETE',
+            Target: {
+              Arn: targetArn(s.target),
+              RoleArn: env('SCHEDULER_ROLE_ARN'),
+              Input: JSON.stringify(s.payload),
+              RetryPolicy: { MaximumRetryAttempts: SCHEDULE_RETRIES, MaximumEventAgeInSeconds: 3600 },
+              DeadLetterConfig: { Arn: env('SCHEDULER_DLQ_ARN') },
+            },
+          }),
+        );
+      } catch (err) {
+        if (err instanceof ConflictException) throw new Error(`schedule ${s.name} already exists`);
+        throw err;
+      }
+    },
+    async delete(name) {
+      client ??= new SchedulerClient({});
+      try {
+        await client.send(new DeleteScheduleCommand({ Name: name, GroupName: env('SCHEDULE_GROUP') }));
+        return true;
+      } catch (err) {
+        if (err instanceof ResourceNotFoundException) return false;
+        throw err;
+      }
+    },
+  };
+}

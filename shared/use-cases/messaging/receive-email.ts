@@ -1,0 +1,87 @@
+/**
+ * An inbound email (SES receipt rule → S3 → functions/inbound-email; locally, mail to the reply domain at the local
+ * SMTP server takes the same path). It is threaded into the deal whose reply address (`reply+<token>@<domain>`) it
+ * was sent to; its In-Reply-To names the message it answers when that is one of the deal's. The sender is matched
+ * to the deal's contacts by address. Mail to no known reply address is dropped (`unrouted`); a redelivered email
+ * (same Message-ID) is recorded once.
+ */
+import { randomUUID } from 'node:crypto';
+import { simpleParser, type AddressObject } from 'mailparser';
+import { communicationPuts, findByProviderId, getCommunication, type Communication, type Party } from '#db/communications';
+import { findReplyRoute } from '#db/reply-addresses';
+import { getDeal } from '#db/transactions';
+import { transactWrite } from '#db/transact';
+import { NotFound } from '#domain/errors';
+
+export type InboundEmailOutcome = { outcome: 'threaded'; orgId: string; transactionId: string; messageId: string } | { outcome: 'unrouted' | 'duplicate' };
+
+const addressesOf = (a: AddressObject | AddressObject[] | undefined): { address: string; name: string | null }[] =>
+  (Array.isArray(a) ? a : a ? [a] : []).flatMap((o) => o.value).filter((v) => v.address).map((v) => ({ address: v.address!, name: v.name || null }));
+
+/** The token of a `reply+<token>@<domain>` address among `recipients`, for the inbound domain. */
+export function replyTokenAmong(recipients: string[], domain: string): string | undefined {
+  for (const r of recipients) {
+    const m = /^reply\+([a-z2-7]{20})@(.+)$/i.exec(r.trim());
+    if (m && m[2].toLowerCase() === domain.toLowerCase()) return m[1].toLowerCase();
+  }
+  return undefined;
+}
+
+/**
+ * @param raw the message as received (RFC 5322 bytes)
+ * @param envelopeRecipients the SMTP envelope's recipients (SES gives them; they include Bcc), besides To/Cc
+ * @param domain the inbound mail domain
+ */
+export async function receiveEmail(raw: Buffer, envelopeRecipients: string[], domain: string, receivedAt: Date): Promise<InboundEmailOutcome> {
+  const mail = await simpleParser(raw, { skipImageLinks: true });
+  const headerTo = [...addressesOf(mail.to), ...addressesOf(mail.cc)];
+  const token = replyTokenAmong([...envelopeRecipients, ...headerTo.map((p) => p.address)], domain);
+  const route = token ? await findReplyRoute(token) : undefined;
+  if (!route) return { outcome: 'unrouted' };
+  const providerMessageId = mail.messageId ?? `no-message-id-${randomUUID()}`;
+  if (await findByProviderId('email-inbound', providerMessageId)) return { outcome: 'duplicate' };
+
+  const deal = await getDeal(route.orgId, route.transactionId).catch((err) => (err instanceof NotFound ? undefined : Promise.reject(err)));
+  if (!deal) return { outcome: 'unrouted' };
+  const sender = addressesOf(mail.from)[0] ?? { address: '', name: null };
+  const contact = deal.contacts.find((c) => c.email && c.email.toLowerCase() === sender.address.toLowerCase());
+  const answered = await answeredMessage(route.orgId, deal.id, mail.inReplyTo);
+  const message: Communication = {
+    id: randomUUID(),
+    transactionId: deal.id,
+    channel: 'email',
+    direction: 'inbound',
+    kind: 'reply',
+    status: 'received',
+    statusDetail: null,
+    threadId: null,
+    from: { address: sender.address, name: sender.name ?? contact?.name ?? null, contactId: contact?.contactId ?? null },
+    to: headerTo.map((p): Party => ({ address: p.address, name: p.name, contactId: null })),
+    cc: [],
+    bcc: [],
+    subject: mail.subject ?? '',
+    bodyText: mail.text ?? '',
+    bodyHtml: typeof mail.html === 'string' ? mail.html : null,
+    emailMessageId: mail.messageId ?? null,
+    inReplyTo: answered,
+    documents: [],
+    recipientRole: contact?.role ?? null,
+    provider: 'email-inbound',
+    providerMessageId,
+    scheduledMessageId: null,
+    contactId: contact?.contactId ?? null,
+    sentBy: null,
+    createdAt: receivedAt.toISOString(),
+    updatedAt: receivedAt.toISOString(),
+  };
+  await transactWrite(communicationPuts(route.orgId, message));
+  return { outcome: 'threaded', orgId: route.orgId, transactionId: deal.id, messageId: message.id };
+}
+
+/** Our id of the deal's message an `In-Reply-To` names (`<id@domain>`), or null. */
+async function answeredMessage(orgId: string, transactionId: string, inReplyTo: string | undefined): Promise<string | null> {
+  const m = inReplyTo ? /^<([0-9a-f-]{36})@/i.exec(inReplyTo.trim()) : null;
+  if (!m) return null;
+  const original = await getCommunication(orgId, m[1].toLowerCase()).catch((err) => (err instanceof NotFound ? undefined : Promise.reject(err)));
+  return original && original.transactionId === transactionId ? original.id : null;
+}

@@ -1,0 +1,175 @@
+/**
+ * Sending a deal email (spec "Messaging": it appears in the merged thread with channel `email`; deal email routes
+ * through the acting user's connected mailbox). The message is recorded `queued` before it is handed to the
+ * transport, then marked `sent` (or `failed`), so the thread never loses a message that went out. Every email
+ * carries this service's Message-ID and the deal's reply address as Reply-To, so replies thread back.
+ */
+import { randomUUID } from 'node:crypto';
+import { getTransactionHead } from '#db/transactions';
+import { getDocument } from '#db/documents';
+import { getMailAccount, listMailAccounts, type MailAccount } from '#db/mail-accounts';
+import { getUser } from '#db/orgs';
+import { communicationOutcome, communicationPuts, getCommunication, type Communication, type MessageKind, type Party } from '#db/communications';
+import { findEmailSuppression } from '#db/consent';
+import { replyTokenOf } from '#db/reply-addresses';
+import { transactWrite } from '#db/transact';
+import { getObjectBytes } from '#ports/blob-store';
+import { inboundMailDomain, mailer, MailRejected, serviceSender, type OutboundEmail } from '#ports/mailer';
+import type { Actor } from '#events/outbox';
+import { Conflict, InvalidInput, NotFound, Unavailable } from '#domain/errors';
+import { MAX_RECIPIENTS } from '#domain/email-addresses';
+
+/** Total attachment bytes per email (base64 in MIME adds a third; SES v2 takes 40 MB). */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
+/** What to send. Addresses are validated by the caller. */
+export interface EmailRequest {
+  transactionId: string;
+  kind: MessageKind;
+  to: Party[];
+  cc?: Party[];
+  bcc?: Party[];
+  subject: string;
+  text: string;
+  html?: string | null;
+  /** The acting member's mailbox; null/omitted = their default one, else the service's sender. */
+  fromAccountId?: string | null;
+  /** A message of the same deal this one answers (threading headers). */
+  replyToMessageId?: string | null;
+  /** Documents of the same deal to attach, with optional file names to attach them as. */
+  documentIds?: string[];
+  documentFileNames?: Record<string, string>;
+  recipientRole?: string | null;
+  contactId?: string | null;
+  scheduledMessageId?: string | null;
+}
+
+/** `<messageId@domain>`: the RFC 5322 Message-ID of one of our messages. */
+export const emailMessageIdOf = (messageId: string) => `<${messageId}@${inboundMailDomain()}>`;
+
+/** The deal's reply address. */
+export async function replyAddressOf(orgId: string, transactionId: string): Promise<string> {
+  return `reply+${await replyTokenOf(orgId, transactionId)}@${inboundMailDomain()}`;
+}
+
+/**
+ * The sender: the named account (which must be the acting member's), else the member's default account, else the
+ * service's own address with the member's name.
+ * @throws InvalidInput when `fromAccountId` is not one of the member's mailboxes
+ */
+async function senderOf(actor: Actor, fromAccountId: string | null | undefined): Promise<{ account: MailAccount | null; address: string; name: string | null }> {
+  const user = actor.userId ? await getUser(actor.orgId, actor.userId) : undefined;
+  const memberName = user ? [user.firstName, user.lastName].filter(Boolean).join(' ') || null : null;
+  let account: MailAccount | null = null;
+  if (fromAccountId) {
+    account = await getMailAccount(actor.orgId, fromAccountId).catch((err) => (err instanceof NotFound ? null : Promise.reject(err)));
+    if (!account || account.userId !== actor.userId) throw new InvalidInput({ fromAccountId: 'is not one of your connected mailboxes' });
+  } else if (actor.userId) {
+    account = (await listMailAccounts(actor.orgId, actor.userId)).find((a) => a.isDefault) ?? null;
+  }
+  if (account) return { account, address: account.fromAddress, name: account.displayName ?? memberName };
+  return { account: null, address: serviceSender(), name: memberName };
+}
+
+/** Loads the attachments. @throws InvalidInput for a document of another deal, not uploaded, or too large in all */
+async function attachmentsOf(orgId: string, req: EmailRequest): Promise<{ docs: { documentId: string; fileName: string }[]; files: OutboundEmail['attachments'] }> {
+  const docs: { documentId: string; fileName: string }[] = [];
+  const files: OutboundEmail['attachments'] = [];
+  let total = 0;
+  for (const [i, documentId] of (req.documentIds ?? []).entries()) {
+    const doc = await getDocument(orgId, documentId).catch((err) => (err instanceof NotFound ? undefined : Promise.reject(err)));
+    if (!doc || doc.transactionId !== req.transactionId) throw new InvalidInput({ [`documentIds[${i}]`]: 'is not a document of this transaction' });
+    if (doc.uploadState !== 'uploaded') throw new InvalidInput({ [`documentIds[${i}]`]: 'has no stored file yet' });
+    const content = Buffer.from(await getObjectBytes(doc.s3Key));
+    total += content.length;
+    if (total > MAX_ATTACHMENT_BYTES) throw new InvalidInput({ documentIds: `attachments exceed ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB in all; share large documents by link instead` });
+    const fileName = req.documentFileNames?.[documentId] ?? doc.name;
+    docs.push({ documentId, fileName });
+    files.push({ filename: fileName, contentType: doc.contentType, content });
+  }
+  return { docs, files };
+}
+
+/**
+ * Sends the email and records it in the deal's thread.
+ * @returns the recorded message (`sent`, or `failed` when the transport refused it for good)
+ * @throws NotFound for a deal (or reply-to message) that is absent or another organization's
+ * @throws InvalidInput for a bad sender, attachment or recipient count
+ * @throws Conflict when a recipient's address is suppressed (bounced or complained before)
+ * @throws Unavailable when the transport failed transiently (the message is recorded `failed`; retry)
+ */
+export async function sendDealEmail(actor: Actor, req: EmailRequest, now: Date): Promise<Communication> {
+  const deal = await getTransactionHead(actor.orgId, req.transactionId);
+  const cc = req.cc ?? [];
+  const bcc = req.bcc ?? [];
+  const everyone = [...req.to, ...cc, ...bcc];
+  if (!req.to.length) throw new InvalidInput({ toEmail: 'is required: at least one recipient' });
+  if (everyone.length > MAX_RECIPIENTS) throw new InvalidInput({ toEmail: `at most ${MAX_RECIPIENTS} recipients in all` });
+  for (const p of everyone) {
+    const suppressed = await findEmailSuppression(p.address);
+    if (suppressed) throw new Conflict(`${p.address} is suppressed after a ${suppressed.reason} on ${suppressed.suppressedAt.slice(0, 10)}; it is not emailed again.`);
+  }
+  const sender = await senderOf(actor, req.fromAccountId);
+  let inReplyTo: Communication | null = null;
+  if (req.replyToMessageId) {
+    inReplyTo = await getCommunication(actor.orgId, req.replyToMessageId);
+    if (inReplyTo.transactionId !== deal.id) throw new NotFound('Message');
+  }
+  const { docs, files } = await attachmentsOf(actor.orgId, req);
+  const id = randomUUID();
+  const message: Communication = {
+    id,
+    transactionId: deal.id,
+    channel: 'email',
+    direction: 'outbound',
+    kind: req.kind,
+    status: 'queued',
+    statusDetail: null,
+    threadId: null,
+    from: { address: sender.address, name: sender.name, contactId: null },
+    to: req.to,
+    cc,
+    bcc,
+    subject: req.subject,
+    bodyText: req.text,
+    bodyHtml: req.html ?? null,
+    emailMessageId: emailMessageIdOf(id),
+    inReplyTo: inReplyTo?.id ?? null,
+    documents: docs,
+    recipientRole: req.recipientRole ?? null,
+    provider: null,
+    providerMessageId: null,
+    scheduledMessageId: req.scheduledMessageId ?? null,
+    contactId: req.contactId ?? req.to.find((p) => p.contactId)?.contactId ?? null,
+    sentBy: actor.userId,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await transactWrite(communicationPuts(actor.orgId, message));
+
+  const email: OutboundEmail = {
+    from: { address: sender.address, name: sender.name },
+    replyTo: await replyAddressOf(actor.orgId, deal.id),
+    to: req.to.map((p) => p.address),
+    cc: cc.map((p) => p.address),
+    bcc: bcc.map((p) => p.address),
+    subject: req.subject,
+    text: req.text,
+    html: req.html ?? null,
+    messageId: message.emailMessageId!,
+    inReplyTo: inReplyTo?.emailMessageId ?? null,
+    references: inReplyTo?.emailMessageId ? [inReplyTo.emailMessageId] : [],
+    attachments: files,
+  };
+  try {
+    const sent = await (await mailer()).send(email, sender.account);
+    await transactWrite(communicationOutcome(actor.orgId, message, sent, null, new Date(now.getTime())));
+    return { ...message, status: 'sent', provider: sent.provider, providerMessageId: sent.providerMessageId };
+  } catch (err) {
+    const permanent = err instanceof MailRejected;
+    const detail = permanent ? err.reason : 'The mail transport failed; retry.';
+    await transactWrite(communicationOutcome(actor.orgId, message, null, detail, now));
+    if (permanent) return { ...message, status: 'failed', statusDetail: detail };
+    throw new Unavailable(`The email could not be sent (message ${id} is recorded as failed); retry.`, { cause: err });
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Sending a text on a deal (spec "Messaging": first SMS, replies, documents shared by link). The number is
+ * normalised to E.164; a number that opted out (STOP) is never texted, `forceOverride` or not. `forceOverride`
+ * only lifts the duplicate guard: the same text to the same number within `DUPLICATE_WINDOW_MINUTES` is refused
+ * as an accidental double send. The text joins the deal's conversation with that number (created on first use)
+ * and is recorded `queued` before the transport sees it, then `sent` or `failed`.
+ */
+import { randomUUID } from 'node:crypto';
+import { getTransactionHead } from '#db/transactions';
+import { communicationOutcome, communicationPuts, listThreadMessages, type Communication, type MessageDocument, type MessageKind } from '#db/communications';
+import { conversationPuts, conversationTouch, findConversation, preview, setSmsRoute, type Conversation } from '#db/conversations';
+import { findSmsOptOut } from '#db/consent';
+import { transactWrite } from '#db/transact';
+import { smsSender, SmsRejected } from '#ports/sms';
+import type { Actor } from '#events/outbox';
+import { Conflict, InvalidInput, Unavailable } from '#domain/errors';
+import { toE164 } from '#domain/phone';
+
+/** Minutes within which the same text to the same number is refused unless `forceOverride`. */
+export const DUPLICATE_WINDOW_MINUTES = 10;
+
+export interface SmsRequest {
+  transactionId: string;
+  /** The number as given (any common format; US assumed without a country code). */
+  phone: string;
+  /** The field the number came from, for error messages (`toPhoneNumber`, `contactId`). */
+  phoneField: string;
+  body: string;
+  kind: MessageKind;
+  forceOverride: boolean;
+  contactId: string | null;
+  /** The other party's display name (the contact's), for a new conversation. */
+  name: string | null;
+  documents?: MessageDocument[];
+}
+
+/**
+ * @returns the recorded message and its conversation
+ * @throws NotFound for a deal that is absent or another organization's
+ * @throws InvalidInput when the number cannot receive texts
+ * @throws Conflict when the number opted out, or the same text went to it within the duplicate window
+ * @throws Unavailable when the transport failed transiently (the message is recorded `failed`; retry)
+ */
+export async function sendDealSms(actor: Actor, req: SmsRequest, now: Date): Promise<{ message: Communication; conversation: Conversation }> {
+  const deal = await getTransactionHead(actor.orgId, req.transactionId);
+  const phone = toE164(req.phone);
+  if (!phone) throw new InvalidInput({ [req.phoneField]: 'is not a number that can receive texts (E.164, or a US number)' });
+  const optOut = await findSmsOptOut(phone);
+  if (optOut) throw new Conflict(`${phone} opted out of texts (${optOut.keyword} on ${optOut.optedOutAt.slice(0, 10)}); it is never texted until it texts START.`);
+
+  let conversation = await findConversation(actor.orgId, deal.id, phone);
+  if (conversation && !req.forceOverride) {
+    const since = now.getTime() - DUPLICATE_WINDOW_MINUTES * 60_000;
+    const recent = await listThreadMessages(actor.orgId, conversation.id, 10);
+    if (recent.some((m) => m.direction === 'outbound' && m.bodyText === req.body && Date.parse(m.createdAt) >= since && m.status !== 'failed')) {
+      throw new Conflict(`The same text went to ${phone} less than ${DUPLICATE_WINDOW_MINUTES} minutes ago; send again with forceOverride: true to repeat it.`);
+    }
+  }
+  const created = !conversation;
+  // A new conversation is written with its first message counted (one transaction cannot put and update an item).
+  conversation ??= { id: randomUUID(), transactionId: deal.id, phone, contactId: req.contactId, name: req.name, lastMessageAt: now.toISOString(), lastMessagePreview: preview(req.body), messageCount: 1, createdAt: now.toISOString() };
+
+  const message: Communication = {
+    id: randomUUID(),
+    transactionId: deal.id,
+    channel: 'sms',
+    direction: 'outbound',
+    kind: req.kind,
+    status: 'queued',
+    statusDetail: null,
+    threadId: conversation.id,
+    from: { address: '', name: null, contactId: null },
+    to: [{ address: phone, name: req.name, contactId: req.contactId }],
+    cc: [],
+    bcc: [],
+    subject: null,
+    bodyText: req.body,
+    bodyHtml: null,
+    emailMessageId: null,
+    inReplyTo: null,
+    documents: req.documents ?? [],
+    recipientRole: null,
+    provider: null,
+    providerMessageId: null,
+    scheduledMessageId: null,
+    contactId: req.contactId ?? conversation.contactId,
+    sentBy: actor.userId,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await transactWrite([...(created ? conversationPuts(actor.orgId, conversation) : [conversationTouch(actor.orgId, conversation.id, message.createdAt, req.body)]), ...communicationPuts(actor.orgId, message)]);
+  await setSmsRoute(phone, actor.orgId, conversation.id, deal.id, now);
+  const touched = created ? conversation : { ...conversation, lastMessageAt: message.createdAt, lastMessagePreview: preview(req.body), messageCount: conversation.messageCount + 1 };
+
+  try {
+    const sent = await (await smsSender()).send({ to: phone, body: req.body });
+    await transactWrite(communicationOutcome(actor.orgId, message, sent, null, now));
+    return { message: { ...message, status: 'sent', from: { address: sent.from ?? '', name: null, contactId: null }, provider: sent.provider, providerMessageId: sent.providerMessageId }, conversation: touched };
+  } catch (err) {
+    const permanent = err instanceof SmsRejected;
+    const detail = permanent ? err.reason : 'The SMS transport failed; retry.';
+    await transactWrite(communicationOutcome(actor.orgId, message, null, detail, now));
+    if (permanent) return { message: { ...message, status: 'failed', statusDetail: detail }, conversation: touched };
+    throw new Unavailable(`The text could not be sent (message ${message.id} is recorded as failed); retry.`, { cause: err });
+  }
+}
