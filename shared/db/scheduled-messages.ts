@@ -118,3 +118,12 @@ export async function transitionScheduledMessage(
     throw err;
   }
 }
+
+/**
+ * The API's view of a scheduled message: the email's fields flat, as the request named them, `scheduledAt` as the
+ * wall-clock time in `scheduledTimezone`, and `sendAt` as the instant (ISO UTC).
+ */
+export function scheduledMessageView(m: ScheduledMessage) {
+  const { email, scheduledLocal, scheduleName: _name, ...rest } = m;
+  return { ...rest, scheduledAt: scheduledLocal, ...email };
+}

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { getTransactionHead } from '#db/transactions';
-import { communicationOutcome, communicationPuts, listThreadMessages, type Communication, type MessageDocument, type MessageKind } from '#db/communications';
+import { communicationOutcome, communicationPuts, listThreadMessages, newCommunication, type Communication, type MessageDocument, type MessageKind } from '#db/communications';
 import { conversationPuts, conversationTouch, findConversation, preview, setSmsRoute, type Conversation } from '#db/conversations';
 import { findSmsOptOut } from '#db/consent';
 import { transactWrite } from '#db/transact';
@@ -25,13 +25,21 @@ export interface SmsRequest {
   phone: string;
   /** The field the number came from, for error messages (`toPhoneNumber`, `contactId`). */
   phoneField: string;
+  /** The text as sent. */
   body: string;
+  /**
+   * The text as the thread records it, when that must differ from what is sent: a share link's token is elided
+   * (only its hash is stored; the link lives on the recipient's phone). Default: `body`.
+   */
+  threadBody?: string;
   kind: MessageKind;
   forceOverride: boolean;
   contactId: string | null;
   /** The other party's display name (the contact's), for a new conversation. */
   name: string | null;
   documents?: MessageDocument[];
+  /** What the message is for (see `Communication.context`). */
+  context?: Record<string, unknown> | null;
 }
 
 /**
@@ -42,6 +50,7 @@ export interface SmsRequest {
  * @throws Unavailable when the transport failed transiently (the message is recorded `failed`; retry)
  */
 export async function sendDealSms(actor: Actor, req: SmsRequest, now: Date): Promise<{ message: Communication; conversation: Conversation }> {
+  const recorded = req.threadBody ?? req.body;
   const deal = await getTransactionHead(actor.orgId, req.transactionId);
   const phone = toE164(req.phone);
   if (!phone) throw new InvalidInput({ [req.phoneField]: 'is not a number that can receive texts (E.164, or a US number)' });
@@ -52,45 +61,35 @@ export async function sendDealSms(actor: Actor, req: SmsRequest, now: Date): Pro
   if (conversation && !req.forceOverride) {
     const since = now.getTime() - DUPLICATE_WINDOW_MINUTES * 60_000;
     const recent = await listThreadMessages(actor.orgId, conversation.id, 10);
-    if (recent.some((m) => m.direction === 'outbound' && m.bodyText === req.body && Date.parse(m.createdAt) >= since && m.status !== 'failed')) {
+    if (recent.some((m) => m.direction === 'outbound' && m.bodyText === recorded && Date.parse(m.createdAt) >= since && m.status !== 'failed')) {
       throw new Conflict(`The same text went to ${phone} less than ${DUPLICATE_WINDOW_MINUTES} minutes ago; send again with forceOverride: true to repeat it.`);
     }
   }
   const created = !conversation;
   // A new conversation is written with its first message counted (one transaction cannot put and update an item).
-  conversation ??= { id: randomUUID(), transactionId: deal.id, phone, contactId: req.contactId, name: req.name, lastMessageAt: now.toISOString(), lastMessagePreview: preview(req.body), messageCount: 1, createdAt: now.toISOString() };
+  conversation ??= { id: randomUUID(), transactionId: deal.id, phone, contactId: req.contactId, name: req.name, lastMessageAt: now.toISOString(), lastMessagePreview: preview(recorded), messageCount: 1, createdAt: now.toISOString() };
 
-  const message: Communication = {
-    id: randomUUID(),
-    transactionId: deal.id,
-    channel: 'sms',
-    direction: 'outbound',
-    kind: req.kind,
-    status: 'queued',
-    statusDetail: null,
-    threadId: conversation.id,
-    from: { address: '', name: null, contactId: null },
-    to: [{ address: phone, name: req.name, contactId: req.contactId }],
-    cc: [],
-    bcc: [],
-    subject: null,
-    bodyText: req.body,
-    bodyHtml: null,
-    emailMessageId: null,
-    inReplyTo: null,
-    documents: req.documents ?? [],
-    recipientRole: null,
-    provider: null,
-    providerMessageId: null,
-    scheduledMessageId: null,
-    contactId: req.contactId ?? conversation.contactId,
-    sentBy: actor.userId,
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-  };
-  await transactWrite([...(created ? conversationPuts(actor.orgId, conversation) : [conversationTouch(actor.orgId, conversation.id, message.createdAt, req.body)]), ...communicationPuts(actor.orgId, message)]);
+  const message = newCommunication(
+    {
+      transactionId: deal.id,
+      channel: 'sms',
+      direction: 'outbound',
+      kind: req.kind,
+      status: 'queued',
+      threadId: conversation.id,
+      from: { address: '', name: null, contactId: null },
+      to: [{ address: phone, name: req.name, contactId: req.contactId }],
+      bodyText: recorded,
+      documents: req.documents ?? [],
+      context: req.context ?? null,
+      contactId: req.contactId ?? conversation.contactId,
+      sentBy: actor.userId,
+    },
+    now,
+  );
+  await transactWrite([...(created ? conversationPuts(actor.orgId, conversation) : [conversationTouch(actor.orgId, conversation.id, message.createdAt, recorded)]), ...communicationPuts(actor.orgId, message)]);
   await setSmsRoute(phone, actor.orgId, conversation.id, deal.id, now);
-  const touched = created ? conversation : { ...conversation, lastMessageAt: message.createdAt, lastMessagePreview: preview(req.body), messageCount: conversation.messageCount + 1 };
+  const touched = created ? conversation : { ...conversation, lastMessageAt: message.createdAt, lastMessagePreview: preview(recorded), messageCount: conversation.messageCount + 1 };
 
   try {
     const sent = await (await smsSender()).send({ to: phone, body: req.body });
