@@ -12,6 +12,7 @@ import { startLocalRuntime } from '#lib/local/runtime';
 
 const DATA_DIR = path.resolve(process.env.DATA_DIR ?? '.data');
 const PORT = Number(process.env.PORT ?? 3000);
+const SMTP_PORT = Number(process.env.SMTP_PORT ?? 2525);
 const TABLE = process.env.TABLE_NAME ?? 'tcs-local';
 const CREDENTIALS = path.join(DATA_DIR, 'local-credentials.json');
 const RUNTIME = path.join(DATA_DIR, 'local-runtime.json');
@@ -21,7 +22,7 @@ async function main() {
   mkdirSync(DATA_DIR, { recursive: true });
   let runtime;
   try {
-    runtime = await startLocalRuntime({ dataDir: DATA_DIR, tableName: TABLE, port: PORT });
+    runtime = await startLocalRuntime({ dataDir: DATA_DIR, tableName: TABLE, port: PORT, smtpPort: SMTP_PORT });
   } catch (err) {
     if (err instanceof JavaMissingError) {
       console.error(err.message);
@@ -30,7 +31,7 @@ async function main() {
     throw err;
   }
   // Lets `npm run admin` reach this DynamoDB Local while it runs.
-  writeFileSync(RUNTIME, JSON.stringify({ endpoint: runtime.dynamoEndpoint, tableName: TABLE, pid: process.pid, baseUrl: runtime.baseUrl }) + '\n');
+  writeFileSync(RUNTIME, JSON.stringify({ endpoint: runtime.dynamoEndpoint, tableName: TABLE, pid: process.pid, baseUrl: runtime.baseUrl, smtpUrl: runtime.messaging.smtp.url }) + '\n');
 
   let creds = existsSync(CREDENTIALS) ? JSON.parse(readFileSync(CREDENTIALS, 'utf8')) : undefined;
   if (!creds) {
@@ -46,6 +47,9 @@ async function main() {
   console.log(`API:          ${runtime.baseUrl}/api/v1  (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   console.log(`DynamoDB:     ${runtime.dynamoEndpoint} (table ${TABLE}, data in ${path.relative(process.cwd(), DATA_DIR) || '.'}/dynamodb)`);
   console.log(`Webhooks:     outbox stream → ${runtime.sqs.queueUrl} (DLQ ${runtime.sqs.dlqUrl}); ${runtime.requeued} pending deliveries resumed`);
+  const rel = (p: string) => path.relative(process.cwd(), p) || '.';
+  console.log(`Mail:         ${runtime.messaging.smtp.url} keeps every email in ${rel(runtime.messaging.smtp.directory)}/ (.eml); replies to reply+…@reply.tcs.localhost thread back`);
+  console.log(`Texts:        ${rel(runtime.messaging.smsSink)} (one JSON line per text sent)`);
   console.log(`Credentials:  ${CREDENTIALS}`);
   console.log(`Try:          curl -s -H "Authorization: Bearer $(node -p "require('${CREDENTIALS}').keys.read")" ${runtime.baseUrl}/api/v1/health`);
 
