@@ -1,8 +1,8 @@
 /**
  * Parses the JSON body and validates path, query and body: first the generic check every value passes
- * (`#http/input-guard`: well-formed Unicode, no NUL, no `__proto__` key, finite numbers, bounded depth), then
- * the operation's zod schemas. Failures are 422 `validation_error` with `fields` naming each bad field
- * (`body` for a body that is not UTF-8 or not JSON).
+ * (`#http/input-guard`: well-formed Unicode, no NUL, no key naming an `Object.prototype` member, finite
+ * numbers, bounded depth), then the operation's zod schemas. Failures are 422 `validation_error` with `fields`
+ * naming each bad field (`body` for a body that is not UTF-8 or not JSON).
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
