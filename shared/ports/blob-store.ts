@@ -157,10 +157,14 @@ export async function deleteObject(key: string): Promise<void> {
   await s3().send(new DeleteObjectCommand({ Bucket: documentsBucket(), Key: key }));
 }
 
-/** `attachment; filename="<ascii>"; filename*=UTF-8''<percent-encoded>` (RFC 6266 §4.3, RFC 5987). */
+/**
+ * `attachment; filename="<ascii>"; filename*=UTF-8''<percent-encoded>` (RFC 6266 §4.3, RFC 5987). A name that is
+ * not well-formed Unicode (stored before the edge refused such names) has its lone surrogates replaced by
+ * U+FFFD, where `encodeURIComponent` would throw.
+ */
 export function contentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(fileName.toWellFormed()).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
