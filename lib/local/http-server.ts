@@ -5,7 +5,9 @@
 import http from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { localApiHandlers } from '#lib/local/group-handlers';
-import { localContext, toApiEvent } from '#lib/local/api-event';
+import { toApiEvent } from '#lib/local/api-event';
+import { invokeLocally } from '#lib/local/invoke';
+import { logger } from '#observability/powertools';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -30,10 +32,10 @@ export async function startLocalApi(opts: { port: number; host?: string }): Prom
       try {
         const { route, handlerOf } = await localApiHandlers();
         const { event, group } = toApiEvent(req, Buffer.concat(chunks), route);
-        const result = (await handlerOf(group)(event, localContext(`local-${group}`, event.requestContext.requestId))) as APIGatewayProxyStructuredResultV2;
+        const result = (await invokeLocally(handlerOf(group), event, `local-${group}`, event.requestContext.requestId)) as APIGatewayProxyStructuredResultV2;
         send(res, result);
       } catch (err) {
-        console.error(err);
+        logger.error('local API invocation failed', { source: 'http-server', error: err });
         send(res, { statusCode: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'internal_error', message: 'An unexpected error occurred.' } }) });
       }
     });
