@@ -10,6 +10,8 @@ import { invokeLocally } from '#lib/local/invoke';
 import { logger } from '#observability/powertools';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** An API function's time limit (API Gateway's HTTP API integration limit, as deployed). */
+const API_TIMEOUT_MS = 29_000;
 
 export interface LocalApi {
   server: http.Server;
@@ -32,7 +34,7 @@ export async function startLocalApi(opts: { port: number; host?: string }): Prom
       try {
         const { route, handlerOf } = await localApiHandlers();
         const { event, group } = toApiEvent(req, Buffer.concat(chunks), route);
-        const result = (await invokeLocally(handlerOf(group), event, `local-${group}`, event.requestContext.requestId)) as APIGatewayProxyStructuredResultV2;
+        const result = (await invokeLocally(handlerOf(group), event, `local-${group}`, event.requestContext.requestId, API_TIMEOUT_MS)) as APIGatewayProxyStructuredResultV2;
         send(res, result);
       } catch (err) {
         logger.error('local API invocation failed', { source: 'http-server', error: err });

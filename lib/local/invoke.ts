@@ -44,13 +44,26 @@ function install(): void {
 }
 
 /**
+ * Lambda's longest timeout: what a local worker invocation gets. The local runtime does not enforce the deployed
+ * timeouts (its OCR stand-in does in one step what Textract does asynchronously, over many steps).
+ */
+export const LOCAL_WORKER_TIMEOUT_MS = 15 * 60_000;
+
+/**
  * Runs one invocation of `handler` in its own invoke context.
  * @param functionName the function the context names (e.g. `webhook-delivery`)
  * @param requestId the invocation's request id (default a new UUID); the API passes API Gateway's
- * @returns what the handler returns; rejects with what it throws
+ * @param timeoutMs the invocation's time limit (default `LOCAL_WORKER_TIMEOUT_MS`; the API passes 29 s)
+ * @returns what the handler returns; rejects with what it throws (middy's `TimeoutError` past the limit)
  */
-export function invokeLocally<E, R>(handler: (event: E, context: Context) => Promise<R>, event: E, functionName: string, requestId?: string): Promise<R> {
+export function invokeLocally<E, R>(
+  handler: (event: E, context: Context) => Promise<R>,
+  event: E,
+  functionName: string,
+  requestId?: string,
+  timeoutMs = LOCAL_WORKER_TIMEOUT_MS,
+): Promise<R> {
   install();
-  const context = localContext(functionName, requestId);
+  const context = localContext(functionName, requestId, timeoutMs);
   return als.run({ [REQUEST_ID]: context.awsRequestId }, () => handler(event, context));
 }

@@ -30,7 +30,7 @@ export const logger = new Logger({ serviceName });
 export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName, logger });
 
 /** True inside Lambda unless tracing is switched off (then the X-Ray SDK is not even loaded). */
-export const tracingEnabled = (env: NodeJS.ProcessEnv = process.env): boolean =>
+const tracingEnabled = (env: NodeJS.ProcessEnv = process.env): boolean =>
   Boolean(env.AWS_EXECUTION_ENV) && env.POWERTOOLS_TRACE_ENABLED?.toLowerCase() !== 'false';
 
 const xray = tracingEnabled() ? await import('#observability/xray') : undefined;
