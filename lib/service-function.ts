@@ -24,10 +24,14 @@ export const LAMBDA_CREDENTIALS_SHIM = fileURLToPath(new URL('./bundling/lambda-
 /** See lib/bundling/no-xray.ts. */
 export const NO_XRAY_SHIM = fileURLToPath(new URL('./bundling/no-xray.ts', import.meta.url));
 
+/** See lib/bundling/lru-cache.ts. */
+export const LRU_CACHE_SHIM = fileURLToPath(new URL('./bundling/lru-cache.ts', import.meta.url));
+
 /** The esbuild aliases a function is bundled with (bench/bundles.ts builds with the same). */
 export function bundlingAliases(xraySdk: boolean): Record<string, string> {
   return {
     '@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS_SHIM,
+    'mnemonist/lru-cache': LRU_CACHE_SHIM,
     ...(!xraySdk && { '#observability/xray': NO_XRAY_SHIM }),
   };
 }
@@ -133,8 +137,8 @@ export class ServiceFunction extends Construct {
         // Bundle the AWS SDK v3 too: a pinned, tree-shaken client instead of the runtime's copy.
         externalModules: [],
         forceDockerBundling: false,
-        // Lambda's credentials arrive in environment variables: skip the SDK's ~100 KB default chain; and leave
-        // the X-Ray SDK out where `xraySdk` is false.
+        // Lambda's credentials arrive in environment variables: skip the SDK's ~100 KB default chain; a Map-based
+        // LRU for the DynamoDB endpoint cache; and the X-Ray SDK out where `xraySdk` is false.
         esbuildArgs: Object.fromEntries(Object.entries(bundlingAliases(props.xraySdk ?? true)).map(([from, to]) => [`--alias:${from}`, to])),
       },
     });
