@@ -300,6 +300,8 @@ async function main() {
   const initEnv: NodeJS.ProcessEnv = { ...process.env, TABLE_NAME: TABLE, AWS_REGION: 'us-east-1' };
   delete initEnv.DYNAMODB_ENDPOINT;
   delete initEnv.NODE_OPTIONS; // tsx's loader must not be in the measured processes
+  // Set in this process by the local runtime's invoke store (lib/local/invoke.ts); a fresh process has no store.
+  delete initEnv.AWS_LAMBDA_MAX_CONCURRENCY;
   // As in Lambda (AWS_EXECUTION_ENV set): the Tracer and the X-Ray SDK load at init where the bundle has them.
   initEnv.AWS_EXECUTION_ENV = 'AWS_Lambda_nodejs22.x';
   const withoutXray = new Set(groups.filter((g) => !xraySdkOf(g.name)).map((g) => g.file));

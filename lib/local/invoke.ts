@@ -4,7 +4,8 @@
  * metrics and batch state apart when `AWS_LAMBDA_MAX_CONCURRENCY` is set and `globalThis.awslambda.InvokeStore`
  * holds a per-invocation store, which the Lambda runtime provides there. This module provides the same:
  * an AsyncLocalStorage store per invocation. Code outside any invocation (startup, a test calling a handler
- * directly) shares one process-wide store, which is how Powertools behaves without concurrency.
+ * directly) shares one process-wide store, which is how Powertools behaves without concurrency. The variable is set
+ * in this process's environment, so a child process that loads Powertools without this store must not inherit it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from 'aws-lambda';
