@@ -48,6 +48,7 @@ async function main() {
   console.log(`Webhooks:     outbox stream → ${runtime.sqs.queueUrl} (DLQ ${runtime.sqs.dlqUrl}); ${runtime.requeued} pending deliveries resumed`);
   console.log(`Credentials:  ${CREDENTIALS}`);
   console.log(`Try:          curl -s -H "Authorization: Bearer $(node -p "require('${CREDENTIALS}').keys.read")" ${runtime.baseUrl}/api/v1/health`);
+  console.log('Logs:         below, one JSON line each (Powertools Logger: an access line per request) and EMF metric documents (`_aws`)');
 
   let stopping = false;
   const stop = async () => {

@@ -6,15 +6,19 @@
 import http from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { localApiHandlers } from '#lib/local/group-handlers';
-import { localContext, requestUrl, toApiEvent } from '#lib/local/api-event';
+import { requestUrl, toApiEvent } from '#lib/local/api-event';
 import { answerClientError, MISSING_HOST, malformedRequestBody } from '#lib/local/client-error';
+import { invokeLocally } from '#lib/local/invoke';
 import { createRouter } from '#lib/local/router';
 import { PUBLIC_ROUTES } from '#lib/public-routes';
+import { logger } from '#observability/powertools';
 
 /** Routes outside /api/v1 (lib/public-routes.ts), matched before the API's. */
 const publicRoute = createRouter(PUBLIC_ROUTES);
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** An API function's time limit (API Gateway's HTTP API integration limit, as deployed). */
+const API_TIMEOUT_MS = 29_000;
 
 export interface LocalApi {
   server: http.Server;
@@ -41,13 +45,13 @@ export async function startLocalApi(opts: { port: number; host?: string }): Prom
         if (pub) {
           const { event } = toApiEvent(req, Buffer.concat(chunks), () => pub);
           const { handler } = (await import(`#functions/${pub.op.worker}/handler`)) as { handler: (e: typeof event) => Promise<APIGatewayProxyStructuredResultV2> };
-          return send(res, await handler(event));
+          return send(res, (await invokeLocally(handler, event, pub.op.worker, event.requestContext.requestId, API_TIMEOUT_MS)) as APIGatewayProxyStructuredResultV2);
         }
         const { event, group } = toApiEvent(req, Buffer.concat(chunks), route);
-        const result = (await handlerOf(group)(event, localContext(`local-${group}`, event.requestContext.requestId))) as APIGatewayProxyStructuredResultV2;
+        const result = (await invokeLocally(handlerOf(group), event, `local-${group}`, event.requestContext.requestId, API_TIMEOUT_MS)) as APIGatewayProxyStructuredResultV2;
         send(res, result);
       } catch (err) {
-        console.error(err);
+        logger.error('local API invocation failed', { source: 'http-server', error: err });
         send(res, { statusCode: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'internal_error', message: 'An unexpected error occurred.' } }) });
       }
     });

@@ -18,6 +18,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { traced } from '#observability/powertools';
 
 /** s3rver's built-in access key pair (it refuses unknown access keys; it does not verify V4 signatures). */
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -27,18 +28,18 @@ let client: S3Client | undefined;
 /**
  * The shared S3 client. Checksums are computed only when an operation requires them: with the SDK's
  * default (`WHEN_SUPPORTED`) a presigned PUT would carry the CRC32 of an empty body and every upload to it
- * would be refused.
+ * would be refused. Captured by the Tracer when tracing is on.
  */
 export function s3(): S3Client {
   if (!client) {
     const endpoint = process.env.S3_ENDPOINT;
-    client = new S3Client({
+    client = traced(new S3Client({
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       ...(endpoint
         ? { endpoint, forcePathStyle: true, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { ...LOCAL_S3_CREDENTIALS } }
         : {}),
-    });
+    }));
   }
   return client;
 }

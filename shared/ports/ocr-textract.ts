@@ -21,14 +21,15 @@ import {
 } from '@aws-sdk/client-textract';
 import { ExtractionError, type OcrMethod, type OcrResult } from '#domain/extraction/types';
 import { assertPageCount } from '#ports/ocr';
+import { traced } from '#observability/powertools';
 
 let client: TextractClient | undefined;
 
-/** The Textract client, created once per process (`TEXTRACT_ENDPOINT` overrides the endpoint, e.g. a stub). */
+/** The Textract client, created once per process (`TEXTRACT_ENDPOINT` overrides the endpoint, e.g. a stub), captured by the Tracer when tracing is on. */
 export function textract(): TextractClient {
   if (!client) {
     const endpoint = process.env.TEXTRACT_ENDPOINT;
-    client = new TextractClient(endpoint ? { endpoint } : {});
+    client = traced(new TextractClient(endpoint ? { endpoint } : {}));
   }
   return client;
 }

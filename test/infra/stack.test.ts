@@ -199,6 +199,25 @@ describe('functions', () => {
   });
 });
 
+describe('observability', () => {
+  const S3_GROUPS = new Set(['documents', 'extractions']);
+  it('names each API function\'s Powertools service after its group; the S3 groups trace without the X-Ray SDK', () => {
+    for (const group of lambdaGroups) {
+      const vars = resources[fnLogicalId(group)].Properties.Environment.Variables;
+      expect(vars.POWERTOOLS_SERVICE_NAME, group).toBe(`api-${group}`);
+      expect(vars.POWERTOOLS_TRACE_ENABLED, group).toBe(S3_GROUPS.has(group) ? 'false' : undefined);
+    }
+  });
+
+  it('names the webhook workers and the extraction functions, each with its own service name', () => {
+    const names = ofType('AWS::Lambda::Function')
+      .map(([, r]) => r.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME as string | undefined)
+      .filter((n): n is string => n !== undefined);
+    expect(names).toEqual(expect.arrayContaining(['webhook-fanout', 'webhook-delivery', 'document-uploaded', ...EXTRACTION_STEPS.map((s) => `extraction-${s}`)]));
+    expect(new Set(names).size, 'service names are unique').toBe(names.length);
+  });
+});
+
 describe('table', () => {
   it('matches the local table definition: PK/SK, GSI1/GSI2 (ALL), streams with both images', () => {
     const local = createTableInput('ignored');
