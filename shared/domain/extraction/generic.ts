@@ -101,7 +101,8 @@ export interface Candidate {
   span: Span;
   /** 0–1: the label's edit distance and where the value sat. */
   certainty: number;
-  where: 'row' | 'above' | 'below' | 'before';
+  /** Where it was read: relative to its label, or a Textract query answer (queries.ts). */
+  where: 'row' | 'above' | 'below' | 'before' | 'query';
 }
 
 const FINANCING: [RegExp, FinancingType][] = [
@@ -208,7 +209,7 @@ function trailingNames(span: Span): Span {
 }
 
 const certaintyOf = (m: Match): number => Math.max(0.7, 1 - 0.05 * m.distance);
-const WHERE_FACTOR = { row: 1, before: 0.95, above: 0.92, below: 0.88 } as const;
+const WHERE_FACTOR = { row: 1, before: 0.95, above: 0.92, below: 0.88, query: 1 } as const;
 
 /** The values one label occurrence offers (valid ones only), nearest place first. */
 function candidatesOf(doc: DocText, hit: Hit, stops: Match[]): Candidate[] {
@@ -252,9 +253,10 @@ function resolve(label: GenericLabel, cands: Candidate[]): ExtractedField<unknow
   }
   const group = [...byValue.values()][0];
   const best = group.reduce((a, b) => (b.certainty > a.certainty ? b : a));
-  // Stated once: a little less certain than stated twice alike.
+  // Stated once: a little less certain than stated twice alike. Every agreeing place is cited.
   const agreeing = group.length > 1 ? 1 : 0.97;
-  return found(best.value, [best.span], best.certainty * agreeing, { cap: GENERIC_CONFIDENCE_CAP });
+  const spans = [best, ...group.filter((c) => c !== best)].map((c) => c.span);
+  return found(best.value, spans, best.certainty * agreeing, { cap: GENERIC_CONFIDENCE_CAP });
 }
 
 /** Result of {@link readGenericCandidates}: per field, every plausible value and the labels seen without one. */
