@@ -106,10 +106,11 @@ function priceRow(doc: DocText, item: string): ExtractedField<number> {
   for (const m of findAllPhrases(doc, item)) {
     const page = doc.pages.get(m.page)!;
     const head = page.raw.slice(page.rowRaw[page.rowOf[m.start]][0], m.rawStart);
-    if (!/^\s*\d{1,2}\s+§\s*4/.test(head)) continue;
+    // The item name right after its item number and § 4.x reference (not "Alternative Earnest Money Deadline").
+    if (!/^\s*\d{1,2}\s+§\s*4[\d.]*\s*$/.test(head)) continue;
     const cell = afterOnRow(doc, m);
     const v = plausibleMoney(cell.text, 1, 100_000_000);
-    return v === null ? missing() : found(v, [cell], certaintyOf(m));
+    if (v !== null) return found(v, [cell], certaintyOf(m));
   }
   return missing();
 }
@@ -152,15 +153,23 @@ export function extractCbs1(blocks: Block[], doc: DocText = buildDocText(blocks)
   const warnings: string[] = [];
   const selections = selectionElements(blocks);
 
-  const buyers = between(doc, 'Buyer.', '(Buyer) will take title');
+  const buyers = between(doc, '2.1. Buyer.', '(Buyer) will take title');
   if (buyers?.span.text) fields.buyers = found(splitNames(buyers.span.text), [buyers.span], buyers.certainty);
-  const sellers = between(doc, 'Seller.', '(Seller) is the current owner');
+  const sellers = between(doc, '2.3. Seller.', '(Seller) is the current owner');
   if (sellers?.span.text) fields.sellers = found(splitNames(sellers.span.text), [sellers.span], sellers.certainty);
 
-  const county = between(doc, 'real estate in the County of', 'Colorado:');
-  if (county?.span.text) fields.county = found(properCase(county.span.text.replace(/\s+county$/i, '')), [county.span], county.certainty);
-  const legal = between(doc, 'Colorado:', 'known as');
-  if (legal?.span.text) fields.legalDescription = found(legal.span.text, [legal.span], legal.certainty);
+  // §2.4 "…real estate in the County of ____, Colorado: [legal description] known as: [address]".
+  const countyOf = findPhrase(doc, 'real estate in the County of');
+  const colorado = countyOf && findPhrase(doc, 'Colorado:', { page: countyOf.page, after: countyOf });
+  const knownAs = colorado && findPhrase(doc, 'known as', { page: colorado.page, after: colorado });
+  if (countyOf && colorado) {
+    const span = textBetween(doc, countyOf, colorado);
+    if (span.text) fields.county = found(properCase(span.text.replace(/\s+county$/i, '')), [span], certaintyOf(countyOf, colorado));
+  }
+  if (colorado && knownAs) {
+    const span = textBetween(doc, colorado, knownAs);
+    if (span.text) fields.legalDescription = found(span.text, [span], certaintyOf(colorado, knownAs));
+  }
   const address = between(doc, 'known as', 'Street Address, City, State, Zip');
   if (address?.span.text) {
     const a = parseAddress(address.span.text);

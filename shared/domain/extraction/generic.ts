@@ -156,6 +156,14 @@ function onWordBoundaries(doc: DocText, m: Match): boolean {
   return !/[A-Za-z]/.test(raw[m.rawStart - 1] ?? ' ') && !/[A-Za-z]/.test(raw[m.rawEnd] ?? ' ');
 }
 
+/** True when the match is a parenthesized caption: "(Buyer)", "(\"Buyer\")", "(“Seller”)". */
+function inParentheses(doc: DocText, m: Match): boolean {
+  const raw = doc.pages.get(m.page)!.raw;
+  const open = raw.slice(Math.max(0, m.rawStart - 2), m.rawStart + 2);
+  const close = raw.slice(Math.max(m.rawStart, m.rawEnd - 2), m.rawEnd + 2);
+  return /\(["“]?[A-Za-z]/.test(open) && /[A-Za-z]["”]?\)/.test(close);
+}
+
 /** Caption test: "(Label)", "Label:", "Label ____", or nothing else on its row within four line heights. */
 function isCaption(doc: DocText, m: Match, phrase: string): boolean {
   if (phrase.startsWith('(')) return true;
@@ -182,7 +190,7 @@ function findHits(doc: DocText): Hit[] {
     for (const phrase of label.phrases) {
       const errorRate = phrase.replace(/[^A-Za-z]/g, '').length >= 10 ? 1 / 10 : 0;
       for (const m of findAllPhrases(doc, phrase, { errorRate })) {
-        if (!phrase.startsWith('(') && !onWordBoundaries(doc, m)) continue;
+        if (phrase.startsWith('(') ? !inParentheses(doc, m) : !onWordBoundaries(doc, m)) continue;
         hits.push({ label, phrase, match: m, caption: isCaption(doc, m, phrase) });
       }
     }
@@ -228,8 +236,10 @@ function candidatesOf(doc: DocText, hit: Hit, stops: Match[]): Candidate[] {
   const row = page.rowOf[match.start];
   if (label.captionAfter) {
     if (take(beforeOnRow(doc, match, stops), 'before')) return out;
-    const span: HSpan = { left: box.left - 0.25, right: box.left + box.width + 0.25 };
-    take(rowNear(doc, match, 'above', span), 'above');
+    // The blank runs from the previous caption on the row (or the margin) to this caption.
+    const prevOnRow = stops.filter((s) => s.page === match.page && s.rawEnd <= match.rawStart && page.rowOf[s.end] === row).map((s) => matchBox(s));
+    const left = prevOnRow.length ? Math.max(...prevOnRow.map((b) => b.left + b.width)) : 0;
+    take(rowNear(doc, match, 'above', { left, right: box.left + box.width }, 2.2), 'above');
     return out;
   }
   if ((hit.caption || label.inline) && take(afterOnRow(doc, match, stops), 'row')) return out;
@@ -238,13 +248,29 @@ function candidatesOf(doc: DocText, hit: Hit, stops: Match[]): Candidate[] {
   const nextOnRow = stops.filter((s) => s.page === match.page && s.rawStart >= match.rawEnd && page.rowOf[s.start] === row).map((s) => matchBox(s).left);
   const span: HSpan = { left: box.left - 0.02, right: nextOnRow.length ? Math.min(...nextOnRow) - 0.005 : Math.min(1, box.left + box.width + 0.45) };
   // Both are kept: plausible and different values above and below are a conflict (see `resolve`).
-  take(rowNear(doc, match, 'above', span), 'above');
+  take(rowNear(doc, match, 'above', span, 2.2), 'above');
   take(rowNear(doc, match, 'below', span), 'below');
   return out;
 }
 
+/**
+ * Party lists read at signature lines name one party each: a list whose names all appear in a longer list
+ * agrees with it (and counts as the longer list).
+ */
+function widenSubsets(label: GenericLabel, cands: Candidate[]): Candidate[] {
+  if (label.kind !== 'names') return cands;
+  const keys = (c: Candidate) => (c.value as string[]).map(nameKey);
+  return cands.map((c) => {
+    const mine = keys(c);
+    const wider = cands.filter((o) => o !== c && mine.every((k) => keys(o).includes(k)) && keys(o).length > mine.length);
+    const widest = wider.sort((a, b) => keys(b).length - keys(a).length)[0];
+    return widest ? { ...c, value: widest.value } : c;
+  });
+}
+
 /** A field's candidates reduced to one value, or an empty field with the reason. */
-function resolve(label: GenericLabel, cands: Candidate[]): ExtractedField<unknown> {
+function resolve(label: GenericLabel, all: Candidate[]): ExtractedField<unknown> {
+  const cands = widenSubsets(label, all);
   const byValue = new Map<string, Candidate[]>();
   for (const c of cands) byValue.set(valueKey(label.kind, c.value), [...(byValue.get(valueKey(label.kind, c.value)) ?? []), c]);
   if (byValue.size > 1) {
@@ -269,10 +295,12 @@ export interface GenericReading {
 /** Reads every label's candidates (no resolution): for the generic reader and for merging Textract answers. */
 export function readGenericCandidates(doc: DocText): GenericReading {
   const hits = findHits(doc);
-  const stops = hits.map((h) => h.match);
   const candidates: GenericReading['candidates'] = new Map();
   const unread: GenericReading['unread'] = new Map();
   for (const hit of hits) {
+    // A value ends at the next caption, or at another field's label; its own field's words may be inside it
+    // ("Escrow Agent: Heartland Escrow Company").
+    const stops = hits.filter((h) => h.caption || h.label.field !== hit.label.field).map((h) => h.match);
     const cs = candidatesOf(doc, hit, stops);
     const entry = candidates.get(hit.label.field) ?? { label: hit.label, candidates: [] };
     entry.candidates.push(...cs);

@@ -14,7 +14,7 @@
  * a small edit distance (about one error per eight characters).
  */
 import type { Block, Citation } from '#domain/extraction/types';
-import { stampTokenIndexes } from '#domain/extraction/stamps';
+import { stampEdits } from '#domain/extraction/stamps';
 
 /** A normalized box (0–1 of page width/height, top-left origin), Textract's `BoundingBox` in lowercase keys. */
 export interface Box {
@@ -248,8 +248,14 @@ export function buildDocText(blocks: Block[], pageCount?: number): DocText {
   for (const page of [...pageNums].sort((a, b) => a - b)) {
     const source = words.get(page)?.length ? words.get(page)! : (lines.get(page) ?? []);
     const all = source.flatMap(splitBlock);
-    const stamps = stampTokenIndexes(all);
-    const tokens = stamps.size ? all.filter((_, i) => !stamps.has(i)) : all;
+    const edits = stampEdits(all);
+    const tokens = edits.size
+      ? all.flatMap((t, i) => {
+          const text = edits.get(i);
+          if (text === undefined) return [t];
+          return text ? [{ ...t, text, key: normalizeKey(text) }] : [];
+        })
+      : all;
     const grouped = groupRows(tokens.map((t) => ({ item: t, box: t.box })));
     const rows: Row[] = grouped.map((ts) => ({ page, tokens: ts, box: unionBox(ts.map((t) => t.box)) }));
     const ordered: Token[] = [];

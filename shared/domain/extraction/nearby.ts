@@ -31,7 +31,8 @@ const spanFromTokens = (page: number, tokens: Token[]): Span => {
 
 /**
  * The rest of the label's row after it: from the label's end to the first of `stops` that starts later on
- * the same row, or the row's end; cut at a horizontal gap wider than `maxGap` line heights (another column).
+ * the same row, or the row's end; cut at a horizontal gap wider than `maxGap` line heights between two of the
+ * value's words (another column; the gap before the value is its blank).
  * Text glued to the label's last token ("Price:$450,000") is included.
  */
 export function afterOnRow(doc: DocText, m: Match, stops: readonly Match[] = [], maxGap = 4): Span {
@@ -41,14 +42,14 @@ export function afterOnRow(doc: DocText, m: Match, stops: readonly Match[] = [],
   const stop = stops
     .filter((s) => s.page === m.page && s.rawStart >= m.rawEnd && page.rowOf[s.start] === row)
     .reduce((min, s) => Math.min(min, s.rawStart), rowEnd);
-  // Cut at the first wide gap after the label.
+  // Cut at the first wide gap inside the value (the gap between the label and the value's start is the blank).
   const h = lineHeightOf(m);
   let right = 1;
-  let prevRight = m.tokens[m.tokens.length - 1].box.left + m.tokens[m.tokens.length - 1].box.width;
+  let prevRight: number | undefined;
   for (let i = m.end + 1; i < page.tokens.length && page.rowOf[i] === row; i++) {
     const t = page.tokens[i];
     if (isBlankMarker(t)) continue;
-    if (t.box.left - prevRight > maxGap * h) {
+    if (prevRight !== undefined && t.box.left - prevRight > maxGap * h) {
       right = t.box.left - 0.0005;
       break;
     }
@@ -79,11 +80,11 @@ export function beforeOnRow(doc: DocText, m: Match, stops: readonly Match[] = []
     .reduce((max, s) => Math.max(max, s.rawEnd), rowStart);
   const h = lineHeightOf(m);
   let left = 0;
-  let prevLeft = m.tokens[0].box.left;
+  let prevLeft: number | undefined;
   for (let i = m.start - 1; i >= 0 && page.rowOf[i] === row; i--) {
     const t = page.tokens[i];
     if (isBlankMarker(t)) continue;
-    if (prevLeft - (t.box.left + t.box.width) > maxGap * h) {
+    if (prevLeft !== undefined && prevLeft - (t.box.left + t.box.width) > maxGap * h) {
       left = t.box.left + t.box.width + 0.0005;
       break;
     }

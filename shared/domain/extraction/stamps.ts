@@ -16,8 +16,10 @@ export interface StampToken {
 const STAMP_WORD = /^(dotloop|verified|docusign(ed)?|authentisign|envelope|id:?|signed)$/i;
 /** A clock time: "3:45", "15:45:02", "3:45PM". */
 const TIME = /^\d{1,2}:\d{2}(:\d{2})?([ap]\.?m\.?)?$/i;
-/** What follows a time: AM/PM and US time-zone abbreviations. */
-const TIME_SUFFIX = /^([ap]\.?m\.?|[ecmpah][sd]t|utc|gmt|z)$/i;
+/** What follows a time: AM/PM and US time-zone abbreviations (a text layer may glue the form's "," to it). */
+const TIME_SUFFIX = /^([ap]\.?m\.?|[ecmpah][sd]t|utc|gmt|z)[,.;:]?$/i;
+/** A dotloop-style id inside a longer token (a text layer glues it to the printed word it overlaps). */
+const EMBEDDED_ID = /[A-Z0-9]{4}(?:-[A-Z0-9]{4}){2,}/;
 /** A short numeric date as stamps print it: 07/20/25, 7/20/2025. */
 const STAMP_DATE = /^\d{1,2}\/\d{1,2}\/\d{2,4}$/;
 
@@ -42,6 +44,39 @@ function followsOnLine(a: StampToken, b: StampToken, gap = 1.5): boolean {
   return Math.abs(centerY(a) - centerY(b)) < h / 2 && b.box.left >= a.box.left && b.box.left - right(a) < gap * h;
 }
 
+/** One piece of a stamp's text: caption word, short date, clock time, AM/PM, zone, dotloop id. */
+const STAMP_PIECE = /^(dotloop|verified|\d{1,2}\/\d{1,2}\/\d{2,4}|\d{1,2}:\d{2}(:\d{2})?|[ap]\.?m\.?|[ecmpah][sd]t|utc|gmt|[A-Z0-9]{4}(?:-[A-Z0-9]{4}){2,})[,.;:]?/i;
+
+/**
+ * True when `text` is made only of stamp pieces glued together ("verified07/21/25", "CDTXJ3K-2LQP-9RTA-77BC").
+ * With `dates: false` a short date does not count as a piece (a blank's date glued to a stamp's id is kept).
+ */
+export function isStampText(text: string, dates = true): boolean {
+  let t = text;
+  for (let m = STAMP_PIECE.exec(t); m && m[0]; m = STAMP_PIECE.exec(t)) {
+    if (!dates && STAMP_DATE.test(m[0].replace(/[,.;:]$/, ''))) return false;
+    t = t.slice(m[0].length);
+  }
+  return t.length === 0 && text.length > 0;
+}
+
+/**
+ * What to do with the tokens that belong to a platform stamp: index (into `tokens`) → the token's text without
+ * the stamp ('' to drop the token). A token is cut rather than dropped when a text layer glued a stamp's id
+ * to the printed word it overlaps ("laterXJ3K-2LQP-9RTA-77BC" → "later"); glued stamp pieces
+ * ("verified07/21/25", "CDTXJ3K-…") are dropped whole.
+ */
+export function stampEdits(tokens: readonly StampToken[]): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const i of stampTokenIndexes(tokens)) {
+    const t = tokens[i].text;
+    const id = EMBEDDED_ID.exec(t);
+    const rest = id ? t.replace(id[0], '') : '';
+    out.set(i, rest && !isStampText(rest, false) && /[A-Za-z0-9]/.test(rest) ? rest : '');
+  }
+  return out;
+}
+
 /**
  * Indexes (into `tokens`) of the tokens that belong to a platform stamp:
  * - around each "dotloop" word (the stamp's caption) — the caption's words, and within the stamp's small box
@@ -55,7 +90,7 @@ function followsOnLine(a: StampToken, b: StampToken, gap = 1.5): boolean {
 export function stampTokenIndexes(tokens: readonly StampToken[]): Set<number> {
   const out = new Set<number>();
   tokens.forEach((t, i) => {
-    if (isVerificationId(t.text)) out.add(i);
+    if (isVerificationId(t.text) || EMBEDDED_ID.test(t.text)) out.add(i);
   });
   // dotloop stamps: a caption and, in a small box below/right of it, date/time/id lines.
   tokens.forEach((t, i) => {
@@ -67,22 +102,20 @@ export function stampTokenIndexes(tokens: readonly StampToken[]): Set<number> {
       const cx = u.box.left + u.box.width / 2;
       const cy = centerY(u);
       if (cx < box.left || cx > box.right || cy < box.top || cy > box.bottom) return;
-      if (/^verified$/i.test(u.text) || STAMP_DATE.test(u.text) || TIME.test(u.text) || TIME_SUFFIX.test(u.text) || isVerificationId(u.text)) out.add(j);
+      if (isStampText(u.text) || isVerificationId(u.text)) out.add(j);
     });
   });
   // Envelope/ID captions: "DocuSign Envelope ID: …", "Authentisign ID: …".
   tokens.forEach((t, i) => {
     if (!/^(docusign|authentisign)/i.test(t.text)) return;
     out.add(i);
+    // Follow the caption's words to the right: "Envelope", "ID:", then the id.
     let prev = t;
-    for (let j = 0; j < tokens.length; j++) {
-      const u = tokens[j];
-      if (j === i || !followsOnLine(prev, u)) continue;
-      if (STAMP_WORD.test(u.text) || isVerificationId(u.text)) {
-        out.add(j);
-        prev = u;
-        j = -1; // rescan from the start for the next word after `prev`
-      }
+    for (;;) {
+      const next = tokens.findIndex((u, j) => !out.has(j) && followsOnLine(prev, u) && (STAMP_WORD.test(u.text) || isVerificationId(u.text)));
+      if (next < 0) break;
+      out.add(next);
+      prev = tokens[next];
     }
   });
   // A stamp date followed by a clock time (and its AM/PM and zone), wherever it sits.

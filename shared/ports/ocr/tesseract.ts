@@ -161,6 +161,8 @@ export function recognizeImage(image: OcrImage, timeoutMs: number = DEFAULT_RECO
 /** Starts queued jobs on free slots: a started idle worker first, else a new slot while the pool has room. */
 function pump(): void {
   while (queue.length) {
+    // The pool size is read each time (TESSERACT_WORKERS may change between documents, e.g. in the bench).
+    if (slots.filter((s) => s.busy).length >= tesseractPoolSize()) return;
     const idle = slots.filter((s) => !s.busy);
     let slot = idle.find((s) => s.live) ?? idle[0];
     if (!slot && slots.length < tesseractPoolSize()) {
