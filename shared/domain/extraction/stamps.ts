@@ -121,7 +121,8 @@ export function stampTokenIndexes(tokens: readonly StampToken[]): Set<number> {
   // A stamp date followed by a clock time (and its AM/PM and zone), wherever it sits.
   tokens.forEach((t, i) => {
     if (!STAMP_DATE.test(t.text)) return;
-    const time = tokens.findIndex((u) => TIME.test(u.text) && followsOnLine(t, u));
+    // Within three line heights: DocuSign prints "7/19/2025 | 2:05 PM PDT".
+    const time = tokens.findIndex((u) => TIME.test(u.text) && followsOnLine(t, u, 3));
     if (time < 0) return;
     out.add(i);
     out.add(time);
