@@ -13,7 +13,8 @@
  * - `MarkRunning` (Task → markRunning `{orgId, jobId}`; ResultPath null): the job goes `running`.
  * - `StartOcr` (Task → startOcr `{orgId, jobId, documentId, bucket, key}` → `{ocrJobId}`): in AWS starts Textract
  *   asynchronous document analysis with FORMS and QUERIES (text, checkbox states, answers to the generic
- *   questions) on the object; locally runs the whole local OCR and writes the blocks file (returning `ocrJobId: 'local'`). Stored as `$.ocr = {ocrJobId, polls: 0}`.
+ *   questions) on the object; locally runs the whole local OCR and writes the blocks file (returning
+ *   `ocrJobId: 'local'`). Stored as `$.ocr = {ocrJobId, polls: 0}`.
  * - `WaitForOcr` (Wait `OCR_POLL_INTERVAL_SECONDS` = 5 s; overridden to 0 ms locally).
  * - `GetOcrStatus` (Task → getOcrStatus `{ocrJobId}` → `{status, statusMessage?}` at `$.ocrStatus`).
  * - `OcrDone` (Choice): `SUCCEEDED` → `CollectBlocks`; `PARTIAL_SUCCESS` (some pages unreadable) →

@@ -130,7 +130,11 @@ const kd = (keyDateType: ExtractedKeyDateType, dateValue: string, label: string,
  *   the warning "FinancingDeadline not set: …" saying why (no financing addendum gives one; or, when ¶22 checks
  *   one, that the addendum is a separate form whose deadline must be entered). Never guessed.
  *
- * `terms` defaults to {@link TREC_20_18_TERMS} for TREC and to none for generic contracts. Dates that need a
+ * Paragraphs are cited as `${formType} ${paragraph}` from `terms.paragraphs` (TREC 20-18's by default); a type in
+ * `terms.statedDates` (CBS1's §3.1 table) is taken as written instead of computed, with its own citation, and
+ * moved only when `terms.weekendRule` covers it.
+ *
+ * `terms` defaults to {@link TREC_20_18_TERMS} for TREC forms and to none for others. Dates that need a
  * missing field are skipped with a warning naming the field.
  */
 export function computeKeyDates(
@@ -206,7 +210,7 @@ export function computeKeyDates(
     // InspectionDeadline — ¶5B (option period) or the generic inspection period.
     const optionDays = fields.optionPeriodDays.value;
     if (stated.has('InspectionDeadline')) {
-      // stated above
+      // Stated by the form (fromStated above).
     } else if (optionDays !== null) {
       fromEffective(
         'InspectionDeadline',
@@ -234,7 +238,7 @@ export function computeKeyDates(
     // TitleObjectionDeadline — ¶6D.
     const objectionDays = fields.titleObjectionDays.value;
     if (stated.has('TitleObjectionDeadline')) {
-      // stated above
+      // Stated by the form (fromStated above).
     } else if (objectionDays !== null && trec && terms.commitmentDays !== undefined) {
       const receipt = terms.titleCompanyReceiptDate ?? eff;
       const receiptWhy = terms.titleCompanyReceiptDate
@@ -265,7 +269,7 @@ export function computeKeyDates(
   // FinancingDeadline — only from a financing addendum (or a date the form states).
   const finDays = fields.financingDeadlineDays.value;
   if (stated.has('FinancingDeadline')) {
-    // stated above
+    // Stated by the form (fromStated above).
   } else if (finDays !== null && eff) {
     const raw = addDays(eff, finDays);
     const { date, note } = weekendNote('FinancingDeadline', raw);

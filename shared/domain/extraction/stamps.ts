@@ -16,7 +16,7 @@ export interface StampToken {
 const STAMP_WORD = /^(dotloop|verified|docusign(ed)?|authentisign|envelope|id:?|signed)$/i;
 /** A clock time: "3:45", "15:45:02", "3:45PM". */
 const TIME = /^\d{1,2}:\d{2}(:\d{2})?([ap]\.?m\.?)?$/i;
-/** What follows a time: AM/PM and US time-zone abbreviations (a text layer may glue the form's "," to it). */
+/** What follows a time: AM/PM and US time-zone abbreviations (with a "," a text layer may glue to it). */
 const TIME_SUFFIX = /^([ap]\.?m\.?|[ecmpah][sd]t|utc|gmt|z)[,.;:]?$/i;
 /** A dotloop-style id inside a longer token (a text layer glues it to the printed word it overlaps). */
 const EMBEDDED_ID = /[A-Z0-9]{4}(?:-[A-Z0-9]{4}){2,}/;
