@@ -3,7 +3,7 @@
  *
  *   browser PUT (presigned) ─▶ documents bucket ──ObjectCreated, prefix org/──▶ document-uploaded ──StartExecution──▶
  *   state machine: MarkRunning → StartOcr → (WaitForOcr → GetOcrStatus)* → CollectBlocks → ExtractFields | MarkFailed
- *                                 │ Textract async analysis (FORMS)         │ ocr/<orgId>/<jobId>/blocks.json
+ *                                 │ Textract async analysis (FORMS+QUERIES) │ ocr/<orgId>/<jobId>/blocks.json
  *
  * - Documents bucket: private (all public access blocked), SSE-S3, TLS only, unversioned; lifecycle: incomplete
  *   multipart uploads aborted after 1 day, OCR blocks files (`ocr/`) expired after 30 days, documents (`org/`)

@@ -133,12 +133,12 @@ export function applyOverrides(fields: ContractFields, values: Partial<Record<Co
 
 /**
  * The key dates to write: the result's own when no override touches a key-date input; otherwise
- * recomputed from the merged fields (`computeKeyDates` with the form's standard terms: terms the extractor
- * read from the document's printed text, such as a title-company receipt date, are not available here).
+ * recomputed from the merged fields (`computeKeyDates` with the terms the extractor read from the document,
+ * kept on the result; a result stored before terms were kept gets the form's standard terms).
  */
 export function keyDatesAfterOverrides(result: ExtractionResult, fields: ContractFields, overridden: ContractFieldName[]): ComputedKeyDate[] {
   if (!overridden.some((n) => KEY_DATE_INPUTS.has(n))) return result.keyDates;
-  return computeKeyDates(fields, result.formType).keyDates;
+  return computeKeyDates(fields, result.formType, result.terms).keyDates;
 }
 
 /** A deal's property address from the fields; undefined without a street. */
