@@ -13,7 +13,7 @@ import { LAMBDA_GROUPS, type Capability, type LambdaGroup } from '#api/types';
 import { ServiceDashboard } from './dashboard.ts';
 import { ExtractionPipeline } from './extraction-pipeline.ts';
 import { pascal, ServiceHttpApi } from './http-api.ts';
-import { ServiceFunction } from './service-function.ts';
+import { bundlesXraySdk, ServiceFunction } from './service-function.ts';
 import { ServiceTable } from './table.ts';
 import { tableAccessOf, type WebhookWorker } from './table-access.ts';
 import { writeGroupEntries } from './group-entries.ts';
@@ -72,6 +72,8 @@ export class TransactionCoordinationStack extends Stack {
       const fn = new ServiceFunction(this, `${pascal(group)}Api`, {
         entry: entries.get(group)!,
         description: `API group ${group} (functions/${group}/)`,
+        serviceName: `api-${group}`,
+        xraySdk: bundlesXraySdk(ops.filter((op) => op.group === group).flatMap((op) => op.uses)),
       });
       fn.bindTable(this.table.table, tableAccessOf(ops.filter((op) => op.group === group)));
       functions.set(group, fn);

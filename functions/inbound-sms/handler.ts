@@ -7,6 +7,8 @@
 import type { SNSEvent } from 'aws-lambda';
 import { clockNow } from '#ports/clock';
 import { receiveSms, type InboundSmsOutcome } from '#use-cases/messaging/receive-sms';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logger, metrics, observedHandler } from '#observability/powertools';
 
 /** The inbound text notification of AWS End User Messaging SMS (two-way messaging). */
 export interface InboundSmsNotification {
@@ -16,11 +18,16 @@ export interface InboundSmsNotification {
   inboundMessageId: string;
 }
 
-export async function handler(event: SNSEvent): Promise<InboundSmsOutcome[]> {
+/** Metrics (Count): `InboundTexts`, and `SmsOptOuts` for STOP-type keywords. */
+export const handler = observedHandler(async (event: SNSEvent): Promise<InboundSmsOutcome[]> => {
   const outcomes: InboundSmsOutcome[] = [];
   for (const record of event.Records) {
     const n = JSON.parse(record.Sns.Message) as InboundSmsNotification;
-    outcomes.push(await receiveSms({ from: n.originationNumber, to: n.destinationNumber ?? null, body: n.messageBody ?? '', providerMessageId: n.inboundMessageId }, clockNow()));
+    const outcome = await receiveSms({ from: n.originationNumber, to: n.destinationNumber ?? null, body: n.messageBody ?? '', providerMessageId: n.inboundMessageId }, clockNow());
+    logger.info('inbound text', { outcome, inboundMessageId: n.inboundMessageId });
+    outcomes.push(outcome);
   }
+  metrics.addMetric('InboundTexts', MetricUnit.Count, outcomes.length);
+  metrics.addMetric('SmsOptOuts', MetricUnit.Count, outcomes.filter((o) => o === 'opted_out').length);
   return outcomes;
-}
+});

@@ -7,6 +7,7 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { uuid, uuidPath } from '#api/params';
 import { addressList, documentIds, html, subject, text } from '#api/schemas/messaging';
+import { boundedRecord } from '#api/schemas/free-form';
 import { scheduledMessageView } from '#db/scheduled-messages';
 import { scheduleDealEmail } from '#use-cases/messaging/scheduled-email';
 
@@ -33,7 +34,8 @@ export default defineOperation({
       /** Deal documents to attach, `{documentId, fileName?}` (another way to give `documentIds` and `documentFileNames`). */
       attachments: z.nullish(z.array(z.object({ documentId: uuid(), fileName: z.nullish(z.string().check(z.minLength(1), z.maxLength(200))) })).check(z.maxLength(20))),
       documentIds: z.nullish(documentIds()),
-      documentFileNames: z.nullish(z.record(z.string(), z.string().check(z.minLength(1), z.maxLength(200)))),
+      /** documentId → file name to attach it as; keys are caller-chosen, so read as own properties only (`#domain/dict`). */
+      documentFileNames: z.nullish(boundedRecord(z.string().check(z.maxLength(100)), z.string().check(z.minLength(1), z.maxLength(200)), 20)),
     }),
   }),
   example: {

@@ -5,13 +5,21 @@
  */
 import { clockNow } from '#ports/clock';
 import { sendScheduledEmail } from '#use-cases/messaging/scheduled-email';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logger, metrics, observedHandler } from '#observability/powertools';
 
 export interface ScheduledSendInput {
   orgId: string;
   scheduledMessageId: string;
 }
 
-export async function handler(input: ScheduledSendInput): Promise<{ outcome: 'sent' | 'failed' | 'skipped' }> {
+/** Metrics (Count): `ScheduledSends` by `outcome` (sent, failed, skipped). */
+export const handler = observedHandler(async (input: ScheduledSendInput): Promise<{ outcome: 'sent' | 'failed' | 'skipped' }> => {
   if (typeof input?.orgId !== 'string' || typeof input?.scheduledMessageId !== 'string') throw new Error('scheduled-send input needs orgId and scheduledMessageId');
-  return { outcome: await sendScheduledEmail(input.orgId, input.scheduledMessageId, clockNow()) };
-}
+  logger.appendKeys({ orgId: input.orgId, scheduledMessageId: input.scheduledMessageId });
+  const outcome = await sendScheduledEmail(input.orgId, input.scheduledMessageId, clockNow());
+  logger.info('scheduled send', { outcome });
+  metrics.addDimensions({ outcome });
+  metrics.addMetric('ScheduledSends', MetricUnit.Count, 1);
+  return { outcome };
+});

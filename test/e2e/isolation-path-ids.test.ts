@@ -25,6 +25,7 @@ interface Ids {
   documentId: string;
   jobId: string;
   webhookId: string;
+  contactId: string;
   /** An SMS conversation of org A (`{threadId}`). */
   threadId: string;
   /** A pending scheduled message of org A (`{messageId}`). */
@@ -38,6 +39,7 @@ const ID_OF: Record<string, (ids: Ids) => string> = {
   commentId: (i) => i.commentId,
   documentId: (i) => i.documentId,
   jobId: (i) => i.jobId,
+  contactId: (i) => i.contactId,
   'webhooks.id': (i) => i.webhookId,
   keyDateType: () => 'ClosingDate',
   threadId: (i) => i.threadId,
@@ -89,6 +91,7 @@ async function snapshotA(key: string) {
     document: await get(`/api/v1/documents/${ids.documentId}`),
     job: await get(`/api/v1/extractions/${ids.jobId}`),
     webhook: await get(`/api/v1/webhooks/${ids.webhookId}`),
+    contact: await get(`/api/v1/contacts/${ids.contactId}`),
     communications: await get(`/api/v1/transactions/${ids.transactionId}/communications`),
     conversation: await get(`/api/v1/conversations/${ids.threadId}/messages`),
     scheduled: await get(`/api/v1/transactions/${ids.transactionId}/scheduled-messages`),
@@ -114,6 +117,10 @@ beforeAll(async () => {
   await waitFor(async () => ((await t.call('GET', `/api/v1/documents/${up.body.data.documentId}`, { key: a.keys.read })).body.data.uploadState === 'uploaded' ? true : undefined));
   const hook = await t.call('POST', '/api/v1/webhooks', { key: a.keys.actions, body: { name: 'A hook', url: 'https://93.184.215.14/hooks/a', events: ['*'] } });
   expect(hook.status).toBe(200);
+  const contact = await t.call('POST', '/api/v1/contacts', { key: a.keys.actions, body: { firstName: 'Private', lastName: 'Party', email: 'party@a.test' } });
+  expect(contact.status).toBe(200);
+  const linked = await t.call('POST', `/api/v1/transactions/${deal.id}/contacts`, { key: a.keys.actions, body: { contactId: contact.body.data.id, role: 'Buyer' } });
+  expect(linked.status).toBe(200);
   ids = {
     transactionId: deal.id,
     taskId: tk.id,
@@ -121,6 +128,7 @@ beforeAll(async () => {
     documentId: up.body.data.documentId,
     jobId: up.body.data.jobId,
     webhookId: hook.body.data.id,
+    contactId: contact.body.data.id,
     ...(await messagingFixtures(a, deal.id)),
   };
   // Org B has data of its own, so a leak could not hide behind an empty org.
@@ -197,9 +205,11 @@ describe('tenant isolation of operations with a resource id', () => {
 
   it('org B wrote no events and no data about org A', async () => {
     const bEvents = await outboxEvents(b.orgId);
-    expect(bEvents.filter((e) => [ids.transactionId, ids.taskId, ids.documentId, ids.jobId].some((id) => JSON.stringify(e.data).includes(id)))).toEqual([]);
+    expect(bEvents.filter((e) => [ids.transactionId, ids.taskId, ids.documentId, ids.jobId, ids.contactId].some((id) => JSON.stringify(e.data).includes(id)))).toEqual([]);
     const deal = (await t.call('GET', `/api/v1/transactions/${ids.transactionId}`, { key: a.keys.read })).body.data;
-    expect(deal).toMatchObject({ status: 'Under Contract', notes: null, closedAt: null, recentActivity: [] });
+    expect(deal).toMatchObject({ status: 'Under Contract', notes: null, closedAt: null });
+    expect(deal.recentActivity.map((x: any) => x.type)).toEqual(['contact_linked']);
+    expect(deal.contacts.map((x: any) => [x.contactId, x.role, x.name, x.email])).toEqual([[ids.contactId, 'Buyer', 'Private Party', 'party@a.test']]);
     expect(deal.keyDates.map((k: any) => k.dateValue)).toEqual(['2026-12-30']);
     expect(deal.tasks.map((x: any) => [x.title, x.status, x.assigneeUserId, x.dueDate])).toEqual([['A task', 'open', null, '2026-12-28']]);
     const comments = (await t.call('GET', `/api/v1/tasks/${ids.taskId}/comments`, { key: a.keys.read })).body.data;

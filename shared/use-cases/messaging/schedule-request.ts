@@ -8,6 +8,7 @@ import { findDocument } from '#db/documents';
 import type { ScheduledEmail } from '#db/scheduled-messages';
 import type { Actor } from '#events/outbox';
 import { InvalidInput } from '#domain/errors';
+import { dictOf } from '#domain/dict';
 import { parseRecipientFields, type RecipientFields } from '#domain/email-addresses';
 import { assertNotSuppressed, senderOf } from '#use-cases/messaging/send-email';
 
@@ -67,7 +68,7 @@ export async function checkedEmail(actor: Actor, transactionId: string, input: S
   else if (!timezone) errors.scheduledTimezone = 'is required for a wall-clock time, e.g. America/Chicago';
   if (Object.keys(errors).length) throw new InvalidInput(errors);
   const { local, sendAt } = scheduleTime(at!, timezone, now);
-  const fileNames: Record<string, string> = { ...input.documentFileNames };
+  const fileNames = dictOf(Object.entries(input.documentFileNames ?? {}));
   const documentIds = [...new Set([...(input.documentIds ?? []), ...(input.attachments ?? []).map((a) => a.documentId)])];
   for (const a of input.attachments ?? []) if (a.fileName) fileNames[a.documentId] = a.fileName;
   for (const [i, id] of documentIds.entries()) {
@@ -85,7 +86,7 @@ export async function checkedEmail(actor: Actor, transactionId: string, input: S
     htmlBody: input.htmlBody?.trim() ? input.htmlBody : null,
     fromAccountId: input.fromAccountId ?? null,
     documentIds,
-    documentFileNames: Object.fromEntries(Object.entries(fileNames).filter(([id]) => documentIds.includes(id))),
+    documentFileNames: dictOf(Object.entries(fileNames).filter(([id]) => documentIds.includes(id))),
   };
   return { local, sendAt, timezone, email };
 }

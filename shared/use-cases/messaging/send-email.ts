@@ -19,6 +19,7 @@ import type { Actor } from '#events/outbox';
 import { Conflict, InvalidInput, NotFound, Unavailable } from '#domain/errors';
 import { MAX_RECIPIENTS } from '#domain/email-addresses';
 import { htmlToText } from '#domain/html-text';
+import { own } from '#domain/dict';
 
 /** Total attachment bytes per email (base64 in MIME adds a third; SES v2 takes 40 MB). */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
@@ -89,7 +90,7 @@ async function attachmentsOf(orgId: string, req: EmailRequest): Promise<{ docs: 
     const content = Buffer.from(await getObjectBytes(doc.s3Key));
     total += content.length;
     if (total > MAX_ATTACHMENT_BYTES) throw new InvalidInput({ [field]: `attachments exceed ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB in all; share large documents by link instead` });
-    const fileName = req.documentFileNames?.[documentId] ?? doc.name;
+    const fileName = own(req.documentFileNames ?? {}, documentId) ?? doc.name;
     docs.push({ documentId, fileName });
     files.push({ filename: fileName, contentType: doc.contentType, content });
   }
