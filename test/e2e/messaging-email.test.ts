@@ -2,8 +2,10 @@
  * Deal email end to end, over HTTP against the full local runtime: an email to a deal contact arrives at the local
  * SMTP server with our Message-ID and the deal's reply address, and joins the merged thread; a reply sent to that
  * address (nodemailer → local SMTP server → S3 `inbound/` → inbound-email handler) threads back; the four templated
- * emails reach exactly the contact linked with the named role; suppressed addresses are 409; `Idempotency-Key`
- * replays, refuses a different body, and 10 parallel identical requests send one email; drafts never send.
+ * emails reach exactly the contact linked with the named role (a contact holding several roles is reached under any
+ * of them); suppressed addresses are 409; `Idempotency-Key` replays, refuses a different body or operation (422), is
+ * 409 `conflict` while the first send is still at the (held) mail server, and 10 parallel identical requests send one
+ * email; drafts never send.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -144,6 +146,22 @@ describe('the templated emails reach the contact linked with exactly that role',
     expect(h.mail().length).toBe(before);
   });
 
+  it('agent: a dual agent (one contact, two roles on the deal, linked over the contacts API) is reached under either role', async () => {
+    const deal = await newDeal(org, '9 Dual Agency Dr');
+    const dual = await h.ok('POST', '/api/v1/contacts', { key, body: { firstName: 'Pat', lastName: 'Both', email: 'pat@bothsides.example' } });
+    for (const role of ["Buyer's Agent", 'Listing Agent']) await h.ok('POST', `/api/v1/transactions/${deal}/contacts`, { key, body: { contactId: dual.id, role } });
+    const body = { bodyHtml: '<p>Both sides signed.</p>', intent: 'confirm signatures', recipientContactId: dual.id, subject: 'Signatures' };
+
+    for (const role of ["Buyer's Agent", 'Listing Agent']) {
+      const sent = await h.ok('POST', `/api/v1/transactions/${deal}/emails/agent`, { key, body: { ...body, recipientRole: role } });
+      expect(sent, role).toMatchObject({ recipientRole: role, contactId: dual.id });
+      expect(stored(sent.emailMessageId)!.to).toEqual(['pat@bothsides.example']);
+    }
+    const buyer = await h.call('POST', `/api/v1/transactions/${deal}/emails/agent`, { key, body: { ...body, recipientRole: 'Buyer' } });
+    expect(buyer.status).toBe(422);
+    expect(buyer.body.error.fields.recipientRole).toMatch(/reaches nobody/);
+  });
+
   it('agent follow-up records its topic; document request lists the document types in both parts', async () => {
     const followup = await h.ok('POST', email('agent-followup'), {
       key,
@@ -203,6 +221,37 @@ describe('Idempotency-Key on send', () => {
     const ids = new Set(results.filter((r) => r.status === 200).map((r) => r.body.data.id));
     expect(ids.size).toBe(1);
     expect((await thread()).filter((m) => m.subject === parallel.subject)).toHaveLength(1);
+  });
+
+  it('a duplicate while the first send is still at the mail server is 409 conflict; the key is then refused for another operation (422)', async () => {
+    const k = await freshKey(org);
+    const body = { toEmail: 'maria.delgado@example.com', subject: `Held send ${randomUUID().slice(0, 6)}`, body: 'The mail server is slow today.' };
+    const hold = h.rt.messaging.smtp.hold();
+    let first: Promise<Awaited<ReturnType<typeof h.call>>>;
+    try {
+      first = h.call('POST', messages(), { key: k, body, idempotencyKey: 'send-held' });
+      await until('the first send waiting at the SMTP server', () => hold.waiting() > 0, 10_000);
+
+      const duplicate = await h.call('POST', messages(), { key: k, body, idempotencyKey: 'send-held' });
+
+      expect(duplicate.status, duplicate.text).toBe(409);
+      expect(duplicate.body.error.code).toBe('conflict');
+      expect(duplicate.headers.get('idempotency-replayed')).toBeNull();
+    } finally {
+      hold.release();
+    }
+    const done = await first;
+    expect(done.status, done.text).toBe(200);
+    const replay = await h.call('POST', messages(), { key: k, body, idempotencyKey: 'send-held' });
+    expect(replay.headers.get('idempotency-replayed')).toBe('true');
+    expect(replay.text).toBe(done.text);
+    expect(h.mail().filter((m) => header(m.raw, 'Subject') === body.subject)).toHaveLength(1);
+
+    const text = `Same key, other operation ${randomUUID().slice(0, 6)}`;
+    const otherOp = await h.call('POST', `/api/v1/transactions/${dealId}/conversations`, { key: k, body: { contactId: buyerId, toPhoneNumber: null, messageContent: text, forceOverride: false }, idempotencyKey: 'send-held' });
+    expect(otherOp.status, otherOp.text).toBe(422);
+    expect(otherOp.body.error.fields, otherOp.text).toEqual({ 'Idempotency-Key': 'was already used for a different operation' });
+    expect(h.texts().filter((t) => t.body === text)).toHaveLength(0);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Fixtures of the messaging end-to-end tests: the full local runtime (SMTP server, SMS sink, scheduler, s3rver) on a
  * fresh table, an HTTP client that sends `Idempotency-Key`, organizations and deals, contacts linked to a deal with a
- * role (through the repository: the contacts operations are another issue's), what reached the local SMTP server and
+ * role (through the repository: quicker than the contacts API and spends no rate-limit budget; one test links over
+ * HTTP), what reached the local SMTP server and
  * SMS sink, an inbound text as AWS End User Messaging publishes it (SNS), and uploaded documents.
  */
 import { existsSync, readFileSync } from 'node:fs';

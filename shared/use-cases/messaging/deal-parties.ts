@@ -25,13 +25,15 @@ export interface DealRecipient {
  * @throws InvalidInput when the contact is not linked to the deal, or is linked with another role (`role.field`)
  */
 export async function linkedRecipient(orgId: string, deal: Deal, contactId: string, field: string, role?: { value: string; field: string }): Promise<DealRecipient> {
-  const link = deal.contacts.find((c) => c.contactId === contactId);
-  if (!link) throw new InvalidInput({ [field]: 'is not a contact of this transaction' });
+  // One contact may hold several roles on a deal (a dual agent): any of its links may carry the role asked for.
+  const links = deal.contacts.filter((c) => c.contactId === contactId);
+  if (!links.length) throw new InvalidInput({ [field]: 'is not a contact of this transaction' });
+  const link = (role && links.find((l) => l.role === role.value)) || links[0];
   if (role && link.role !== role.value) {
     const anyone = deal.contacts.some((c) => c.role === role.value);
     throw new InvalidInput({
       [role.field]: anyone
-        ? `does not match: this contact is linked as "${link.role}" (roles match exactly)`
+        ? `does not match: this contact is linked as ${links.map((l) => `"${l.role}"`).join(', ')} (roles match exactly)`
         : `reaches nobody: no contact of this transaction has the role "${role.value}" (roles match exactly)`,
     });
   }
