@@ -2,12 +2,13 @@
  * Deal texting end to end, over HTTP against the full local runtime: the first text to a deal contact lands in the SMS
  * sink and opens a conversation in the merged thread; a reply and an inbound text (AWS End User Messaging's SNS
  * notification → the inbound-sms handler) thread back; the duplicate guard yields to `forceOverride`; STOP opts a
- * number out for good (409 whatever `forceOverride` says) until START; documents are shared by secure expiring link
+ * number out for good (409 whatever `forceOverride` says, a document share included, which stores no link) until START; documents are shared by secure expiring link
  * (the link works, the thread keeps it elided); 10 parallel identical requests with one `Idempotency-Key` send one text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { until } from '../support/webhook-receiver.ts';
+import { snapshot, snapshotDiff } from '../support/table-snapshot.ts';
 import { freshKey, inboundText, linkContact, newDeal, newOrg, startMessagingHarness, uploadDocument, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
 
 let h: MessagingHarness;
@@ -107,6 +108,13 @@ describe('STOP', () => {
       const reply = await h.call('POST', `/api/v1/conversations/${first.conversation.id}/messages`, { key, body: { messageContent: 'Hello?', forceOverride } });
       expect(reply.status).toBe(409);
     }
+    // A document share to the opted-out number is refused before its link is stored: nothing is left behind.
+    const documentId = await uploadDocument(h, org, dealId, 'Repair amendment.pdf');
+    const before = await snapshot(false);
+    const share = await h.call('POST', `/api/v1/transactions/${dealId}/documents/${documentId}/share`, { key, body: { contactId: sellerId, expirationHours: null, message: null, toPhoneNumber: null } });
+    expect(share.status, share.text).toBe(409);
+    expect(share.body.error.message).toMatch(/opted out/);
+    expect(snapshotDiff(before, await snapshot(false))).toEqual([]);
     expect(textsTo(phone)).toHaveLength(confirmations);
     const page = await h.call('GET', `/api/v1/conversations/${first.conversation.id}/messages`, { key: org.keys.read });
     expect(page.body.conversation.optedOut).toBe(true);

@@ -43,6 +43,21 @@ export interface SmsRequest {
 }
 
 /**
+ * The number in E.164 when it can be texted now.
+ * @param phone any common format (US assumed without a country code)
+ * @param field the request field it came from, for the error
+ * @throws InvalidInput when the number cannot receive texts
+ * @throws Conflict when the number opted out (STOP); nothing lifts that but its START
+ */
+export async function textableNumber(phone: string, field: string): Promise<string> {
+  const e164 = toE164(phone);
+  if (!e164) throw new InvalidInput({ [field]: 'is not a number that can receive texts (E.164, or a US number)' });
+  const optOut = await findSmsOptOut(e164);
+  if (optOut) throw new Conflict(`${e164} opted out of texts (${optOut.keyword} on ${optOut.optedOutAt.slice(0, 10)}); it is never texted until it texts START.`);
+  return e164;
+}
+
+/**
  * @returns the recorded message and its conversation
  * @throws NotFound for a deal that is absent or another organization's
  * @throws InvalidInput when the number cannot receive texts
@@ -52,10 +67,7 @@ export interface SmsRequest {
 export async function sendDealSms(actor: Actor, req: SmsRequest, now: Date): Promise<{ message: Communication; conversation: Conversation }> {
   const recorded = req.threadBody ?? req.body;
   const deal = await getTransactionHead(actor.orgId, req.transactionId);
-  const phone = toE164(req.phone);
-  if (!phone) throw new InvalidInput({ [req.phoneField]: 'is not a number that can receive texts (E.164, or a US number)' });
-  const optOut = await findSmsOptOut(phone);
-  if (optOut) throw new Conflict(`${phone} opted out of texts (${optOut.keyword} on ${optOut.optedOutAt.slice(0, 10)}); it is never texted until it texts START.`);
+  const phone = await textableNumber(req.phone, req.phoneField);
 
   let conversation = await findConversation(actor.orgId, deal.id, phone);
   if (conversation && !req.forceOverride) {

@@ -2,7 +2,7 @@
  * Sharing a deal document by secure, expiring link over SMS: to a deal party (`POST /transactions/{id}/documents/
  * {documentId}/share`) or into a conversation (`POST /conversations/{threadId}/documents`). A new link is made per
  * share (its token is random; only its hash is stored) and stored before the text is sent, so a text never carries a
- * link that does not work; the thread records the text with the token elided. Every share sends a new link, so the
+ * link that does not work (the number is checked first, so a refused share stores no link); the thread records the text with the token elided. Every share sends a new link, so the
  * duplicate-text guard does not apply; `Idempotency-Key` makes a retry safe.
  */
 import { getDeal, getTransactionHead, type Transaction } from '#db/transactions';
@@ -15,7 +15,7 @@ import { Conflict, InvalidInput, NotFound } from '#domain/errors';
 import { DEFAULT_LINK_HOURS, elideToken, shareText } from '#domain/document-share';
 import { MAX_SMS_CHARS } from '#domain/sms-text';
 import { smsRecipient, type SmsRecipient } from '#use-cases/messaging/deal-parties';
-import { sendDealSms } from '#use-cases/messaging/send-sms';
+import { sendDealSms, textableNumber } from '#use-cases/messaging/send-sms';
 import { sentTextView } from '#use-cases/messaging/deal-sms';
 
 /** What a share returns: the text as recorded, its conversation, and the link's facts (never its token). */
@@ -42,6 +42,8 @@ async function sendLink(actor: Actor, deal: Transaction, doc: DocumentRecord, to
   const token = newLinkToken();
   const body = shareText({ message: opts.message, fileName: doc.name, address: deal.address, url: `${opts.baseUrl}/l/${token}`, hours });
   if (body.length > MAX_SMS_CHARS) throw new InvalidInput({ message: `is too long: with the link the text must be at most ${MAX_SMS_CHARS} characters` });
+  // Checked before the link is stored, so a refused share leaves nothing behind.
+  await textableNumber(to.phone, to.phoneField);
   const expiresAt = new Date(now.getTime() + hours * 3_600_000).toISOString();
   await createShareLink(token, { documentId: doc.id, transactionId: deal.id, orgId: actor.orgId, expiresAt, createdBy: actor.userId, createdAt: now.toISOString() });
   const { message, conversation } = await sendDealSms(
