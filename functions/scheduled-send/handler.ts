@@ -6,12 +6,18 @@
 import { clockNow } from '#ports/clock';
 import { sendScheduledEmail } from '#use-cases/messaging/scheduled-email';
 
+/** The schedule's input (shared/use-cases/messaging/scheduled-email.ts `scheduleDealEmail` sets it). */
 export interface ScheduledSendInput {
   orgId: string;
   scheduledMessageId: string;
 }
 
+/**
+ * @throws Error when the input lacks a non-empty `orgId` or `scheduledMessageId` (a malformed schedule: it lands in
+ *   the failure queue, alarmed, rather than being dropped), or when the send failed transiently (retried)
+ */
 export async function handler(input: ScheduledSendInput): Promise<{ outcome: 'sent' | 'failed' | 'skipped' }> {
-  if (typeof input?.orgId !== 'string' || typeof input?.scheduledMessageId !== 'string') throw new Error('scheduled-send input needs orgId and scheduledMessageId');
+  const ok = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+  if (!ok(input?.orgId) || !ok(input?.scheduledMessageId)) throw new Error('scheduled-send input needs orgId and scheduledMessageId');
   return { outcome: await sendScheduledEmail(input.orgId, input.scheduledMessageId, clockNow()) };
 }
