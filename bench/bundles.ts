@@ -2,9 +2,9 @@
  * Bundle size and module-init time of each Lambda group's and webhook worker's handler, beside a baseline bundle
  * that holds only a DynamoDB document client. Bundled with esbuild's JS API with the settings `lib/service-function.ts`
  * ships (ESM, node22, minified, source map without sources, `mainFields` module-first, the `require` shim
- * banner, AWS SDK bundled).
+ * banner, AWS SDK bundled, the same aliases: X-Ray SDK left out where the function is built without it).
  */
-import { LAMBDA_CREDENTIALS_SHIM } from '../lib/service-function.ts';
+import { bundlingAliases } from '../lib/service-function.ts';
 import { execFile } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -45,7 +45,7 @@ export interface BundleInfo {
   usesS3: boolean;
 }
 
-const common = (outfile: string): BuildOptions => ({
+const common = (outfile: string, xraySdk = true): BuildOptions => ({
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -55,8 +55,8 @@ const common = (outfile: string): BuildOptions => ({
   sourcesContent: false,
   mainFields: ['module', 'main'],
   banner: { js: REQUIRE_BANNER },
-  // As lib/service-function.ts ships them: the environment credential provider only.
-  alias: { '@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS_SHIM },
+  // As lib/service-function.ts ships them: the environment credential provider only, X-Ray SDK where it fits.
+  alias: bundlingAliases(xraySdk),
   outfile,
   metafile: true,
   logLevel: 'silent',
@@ -86,14 +86,14 @@ export function stopBundler(): void {
 
 /**
  * Bundles each entry (a group's generated entry, lib/group-entries.ts, or a worker's `functions/<name>/handler.ts`)
- * into `<outDir>/<name>/index.mjs`.
+ * into `<outDir>/<name>/index.mjs`, with the X-Ray SDK unless `xraySdk` is false (lib/service-function.ts).
  */
-export async function bundleGroups(root: string, entries: readonly { name: string; entry: string }[], outDir: string): Promise<BundleInfo[]> {
+export async function bundleGroups(root: string, entries: readonly { name: string; entry: string; xraySdk?: boolean }[], outDir: string): Promise<BundleInfo[]> {
   return Promise.all(
-    entries.map(async ({ name: group, entry }) => {
+    entries.map(async ({ name: group, entry, xraySdk }) => {
       const outfile = path.join(outDir, group, 'index.mjs');
       mkdirSync(path.dirname(outfile), { recursive: true });
-      const result = await build({ ...common(outfile), absWorkingDir: root, entryPoints: [entry] });
+      const result = await build({ ...common(outfile, xraySdk), absWorkingDir: root, entryPoints: [entry] });
       const meta = result.metafile!;
       return { name: group, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(meta, outfile), usesS3: usesS3(meta, outfile) };
     }),
@@ -130,11 +130,17 @@ export async function measureInitOnce(file: string, env: NodeJS.ProcessEnv): Pro
  * Median init time of each bundle over `runs` fresh processes, after one untimed import of each (warm file
  * cache). Rounds are interleaved (every bundle once per round, baseline included) so machine noise spreads
  * evenly over all of them.
+ * @param env the environment of the processes, or of each bundle's processes
  * @returns bundle file → { medianMs, samplesMs }
  */
-export async function measureInit(files: string[], runs: number, env: NodeJS.ProcessEnv): Promise<Map<string, { medianMs: number; samplesMs: number[] }>> {
+export async function measureInit(
+  files: string[],
+  runs: number,
+  env: NodeJS.ProcessEnv | ((file: string) => NodeJS.ProcessEnv),
+): Promise<Map<string, { medianMs: number; samplesMs: number[] }>> {
+  const envOf = typeof env === 'function' ? env : () => env;
   const samples = new Map(files.map((f) => [f, [] as number[]]));
-  for (const f of files) await measureInitOnce(f, env);
-  for (let r = 0; r < runs; r++) for (const f of files) samples.get(f)!.push(await measureInitOnce(f, env));
+  for (const f of files) await measureInitOnce(f, envOf(f));
+  for (let r = 0; r < runs; r++) for (const f of files) samples.get(f)!.push(await measureInitOnce(f, envOf(f)));
   return new Map([...samples].map(([f, s]) => [f, { medianMs: median(s), samplesMs: s }]));
 }

@@ -11,7 +11,8 @@
  *    receiver, events lost (`bench/webhooks.ts`, its own DynamoDB Local; `webhooks` in the JSON).
  *
  * Speed targets are ratios against baselines taken in this run, never timed assertions: the process exits
- * 0 whatever the numbers (non-zero only when the bench itself fails). Results: stdout + `.bench/results.json`.
+ * 0 whatever the numbers (non-zero only when the bench itself fails). Results: stdout + `.bench/results.json`;
+ * the functions' own output (JSON logs, EMF metrics) goes to `.bench/function-output.jsonl`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -35,7 +36,9 @@ import { installRoundTripCounter, type RoundTripCounter } from './round-trips.ts
 import { createHttpClient, runConcurrent, type HttpCall, type HttpClient } from './http-latency.ts';
 import { rawGetTransaction, rawListTransactions, rawUpsertKeyDate, type RawContext, type RawIteration } from './raw-dynamodb.ts';
 import { bundleBaseline, bundleGroups, measureInit, stopBundler } from './bundles.ts';
+import { bundlesXraySdk } from '../lib/service-function.ts';
 import { runWebhookBench, type WebhookBenchResult } from './webhooks.ts';
+import { divertStdout } from './function-output.ts';
 import { fmt, median, summarize, table, type LatencySummary } from './stats.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -198,6 +201,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 async function main() {
   const started = Date.now();
   mkdirSync(OUT_DIR, { recursive: true });
+  const restoreStdout = divertStdout(path.join(OUT_DIR, 'function-output.jsonl'));
   let ops: OpResult[] = [];
   const loadAvgStart = os.loadavg()[0];
   let setup: Record<string, unknown> = {};
@@ -277,7 +281,9 @@ async function main() {
   }
 
   const lambdaGroups = await loadGroups();
-  const groupEntries = writeGroupEntries(await loadOperations(), lambdaGroups);
+  const allOps = await loadOperations();
+  const groupEntries = writeGroupEntries(allOps, lambdaGroups);
+  const xraySdkOf = (group: string) => bundlesXraySdk(allOps.filter((op) => op.group === group).flatMap((op) => op.uses));
   log(`bundling ${lambdaGroups.length} groups + ${WEBHOOK_WORKERS.length} webhook workers + baseline with esbuild`);
   const bundleDir = path.join(OUT_DIR, 'bundles');
   const [baseline, s3Floor, groups] = await Promise.all([
@@ -285,7 +291,7 @@ async function main() {
     bundleBaseline(ROOT, bundleDir, 's3-floor'),
     bundleGroups(
       ROOT,
-      [...lambdaGroups.map((name) => ({ name, entry: groupEntries.get(name)! })), ...WEBHOOK_WORKERS.map((name) => ({ name, entry: path.join(ROOT, 'functions', name, 'handler.ts') }))],
+      [...lambdaGroups.map((name) => ({ name, entry: groupEntries.get(name)!, xraySdk: xraySdkOf(name) })), ...WEBHOOK_WORKERS.map((name) => ({ name, entry: path.join(ROOT, 'functions', name, 'handler.ts') }))],
       bundleDir,
     ),
   ]);
@@ -294,7 +300,13 @@ async function main() {
   const initEnv: NodeJS.ProcessEnv = { ...process.env, TABLE_NAME: TABLE, AWS_REGION: 'us-east-1' };
   delete initEnv.DYNAMODB_ENDPOINT;
   delete initEnv.NODE_OPTIONS; // tsx's loader must not be in the measured processes
-  const init = await measureInit([baseline.file, s3Floor.file, ...groups.map((g) => g.file)], INIT_RUNS, initEnv);
+  // Set in this process by the local runtime's invoke store (lib/local/invoke.ts); a fresh process has no store.
+  delete initEnv.AWS_LAMBDA_MAX_CONCURRENCY;
+  // As in Lambda (AWS_EXECUTION_ENV set): the Tracer and the X-Ray SDK load at init where the bundle has them.
+  initEnv.AWS_EXECUTION_ENV = 'AWS_Lambda_nodejs22.x';
+  const withoutXray = new Set(groups.filter((g) => !xraySdkOf(g.name)).map((g) => g.file));
+  const envOf = (file: string): NodeJS.ProcessEnv => (withoutXray.has(file) ? { ...initEnv, POWERTOOLS_TRACE_ENABLED: 'false' } : initEnv);
+  const init = await measureInit([baseline.file, s3Floor.file, ...groups.map((g) => g.file)], INIT_RUNS, envOf);
   const baseInit = init.get(baseline.file)!.medianMs;
   const floorInit = init.get(s3Floor.file)!.medianMs;
   const bundles = [baseline, s3Floor, ...groups].map((b) => ({
@@ -310,6 +322,7 @@ async function main() {
   }));
 
   const webhooks = await runWebhookBench();
+  await restoreStdout();
   report(ops, bundles, setup, (Date.now() - started) / 1000, webhooks);
 }
 
@@ -345,7 +358,10 @@ function report(ops: OpResult[], bundles: { name: string; kb: number; initMs: nu
     ),
   );
   out.push('');
-  out.push(`Bundles (esbuild as lib/service-function.ts ships them: ESM, node22, minified, module-first mainFields; size of index.mjs without its .map) and module init (median of ${INIT_RUNS} fresh processes, TABLE_NAME set)`);
+  out.push(
+    `Bundles (esbuild as lib/service-function.ts ships them: ESM, node22, minified, module-first mainFields, X-Ray SDK except where the S3 client is; size of index.mjs without its .map) ` +
+      `and module init (median of ${INIT_RUNS} fresh processes, TABLE_NAME and AWS_EXECUTION_ENV set: Logger, Metrics and, where bundled, Tracer load)`,
+  );
   out.push(
     table(
       ['bundle', 'KB', `≤ ${TARGETS.bundleKb} KB`, 'init ms', 'init / baseline', `≤ ${TARGETS.initRatio}×`, 'init / S3 floor'],

@@ -52,6 +52,7 @@ async function main() {
   console.log(`Texts:        ${rel(runtime.messaging.smsSink)} (npm run sms -- list; npm run sms -- reply --from +15125550143 "text")`);
   console.log(`Credentials:  ${CREDENTIALS}`);
   console.log(`Try:          curl -s -H "Authorization: Bearer $(node -p "require('${CREDENTIALS}').keys.read")" ${runtime.baseUrl}/api/v1/health`);
+  console.log('Logs:         below, one JSON line each (Powertools Logger: an access line per request) and EMF metric documents (`_aws`)');
 
   let stopping = false;
   const stop = async () => {

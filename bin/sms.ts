@@ -6,15 +6,19 @@
  *   npm run sms -- list [--json]
  *
  * `reply` builds the SNS event AWS End User Messaging's two-way SMS would deliver (lib/local/sms-events.ts) and runs
- * the real functions/inbound-sms handler against the running `npm start`'s table (or, when none runs, a DynamoDB
- * Local started on `.data/` for the command): the text joins the conversation that last texted the number, and a
- * keyword opts the number out or in, or gets the help text — the confirmation lands in the SMS sink, as it would on
- * the phone. It prints `{outcome, from, to, body, inboundMessageId}`. `--to` defaults to the local runtime's own
- * number. `list` shows the texts sent and simulated, newest last. Exit code 1 on a usage error.
+ * the real functions/inbound-sms handler (through `invokeLocally`, as the local runtime invokes its workers) against
+ * the running `npm start`'s table (or, when none runs, a DynamoDB Local started on `.data/` for the command): the
+ * text joins the conversation that last texted the number, and a keyword opts the number out or in, or gets the help
+ * text — the confirmation lands in the SMS sink, as it would on the phone. It prints
+ * `{outcome, from, to, body, inboundMessageId}`. `--to` defaults to the local runtime's own number. `list` shows the
+ * texts sent and simulated, newest last. Exit code 1 on a usage error.
  */
+// First: quiets Powertools before any module constructs its Logger (stdout is this command's JSON).
+import '#lib/local/cli-telemetry';
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { toE164 } from '#domain/phone';
+import { invokeLocally } from '#lib/local/invoke';
 import { localMessagingPaths } from '#lib/local/messaging';
 import { formatOutbox, readTexts } from '#lib/local/outbox';
 import { connectLocalTable, localDataDir } from '#lib/local/runtime-file';
@@ -42,7 +46,7 @@ async function reply(from: string | undefined, to: string | undefined, body: str
     const id = randomUUID();
     // Stamped on arrival, so a keyword's confirmation (sent while handling it) lists after it.
     const at = new Date();
-    const [outcome] = await handler(inboundSmsEvent({ from: sender, to: ours, body }, { id, at }));
+    const [outcome] = await invokeLocally(handler, inboundSmsEvent({ from: sender, to: ours, body }, { id, at }), 'inbound-sms');
     logInboundText(smsInbound, { id, from: sender, to: ours, body, receivedAt: at.toISOString(), outcome });
     return { outcome, from: sender, to: ours, body, inboundMessageId: id };
   } finally {

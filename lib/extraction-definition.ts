@@ -12,8 +12,9 @@
  * States (`$` grows as it goes: `$.ocr`, `$.ocrStatus`, `$.blocks`, `$.extraction`, or `$.error` + `$.failure`):
  * - `MarkRunning` (Task → markRunning `{orgId, jobId}`; ResultPath null): the job goes `running`.
  * - `StartOcr` (Task → startOcr `{orgId, jobId, documentId, bucket, key}` → `{ocrJobId}`): in AWS starts Textract
- *   asynchronous document analysis with FORMS (text plus checkbox states) on the object; locally runs the whole
- *   local OCR and writes the blocks file (returning `ocrJobId: 'local'`). Stored as `$.ocr = {ocrJobId, polls: 0}`.
+ *   asynchronous document analysis with FORMS and QUERIES (text, checkbox states, answers to the generic
+ *   questions) on the object; locally runs the whole local OCR and writes the blocks file (returning
+ *   `ocrJobId: 'local'`). Stored as `$.ocr = {ocrJobId, polls: 0}`.
  * - `WaitForOcr` (Wait `OCR_POLL_INTERVAL_SECONDS` = 5 s; overridden to 0 ms locally).
  * - `GetOcrStatus` (Task → getOcrStatus `{ocrJobId}` → `{status, statusMessage?}` at `$.ocrStatus`).
  * - `OcrDone` (Choice): `SUCCEEDED` → `CollectBlocks`; `PARTIAL_SUCCESS` (some pages unreadable) →
@@ -153,7 +154,7 @@ export function extractionDefinition(): AslDefinition {
     TimeoutSeconds: EXECUTION_TIMEOUT_SECONDS,
     States: {
       MarkRunning: task('markRunning', 'Job → running.', { Parameters: JOB, ResultPath: null, Next: 'StartOcr' }),
-      StartOcr: task('startOcr', 'Start OCR (Textract async document analysis with FORMS; locally the whole local OCR).', {
+      StartOcr: task('startOcr', 'Start OCR (Textract async document analysis with FORMS and QUERIES; locally the whole local OCR).', {
         Parameters: { ...JOB, 'documentId.$': '$.documentId', 'bucket.$': '$.bucket', 'key.$': '$.key' },
         ResultSelector: { 'ocrJobId.$': '$.ocrJobId', polls: 0 },
         ResultPath: '$.ocr',

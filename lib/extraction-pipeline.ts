@@ -3,7 +3,7 @@
  *
  *   browser PUT (presigned) ─▶ documents bucket ──ObjectCreated, prefix org/──▶ document-uploaded ──StartExecution──▶
  *   state machine: MarkRunning → StartOcr → (WaitForOcr → GetOcrStatus)* → CollectBlocks → ExtractFields | MarkFailed
- *                                 │ Textract async analysis (FORMS)         │ ocr/<orgId>/<jobId>/blocks.json
+ *                                 │ Textract async analysis (FORMS+QUERIES) │ ocr/<orgId>/<jobId>/blocks.json
  *
  * - Documents bucket: private (all public access blocked), SSE-S3, TLS only, unversioned; lifecycle: incomplete
  *   multipart uploads aborted after 1 day, OCR blocks files (`ocr/`) expired after 30 days, documents (`org/`)
@@ -159,6 +159,9 @@ export class ExtractionPipeline extends Construct {
     for (const step of EXTRACTION_STEPS) {
       const fn = new ServiceFunction(this, STEP_STATE_NAMES[step], {
         entry: props.entryOf(STEP_HANDLER_FILES[step]),
+        serviceName: `extraction-${step}`,
+        // The blob-store steps hold the S3 client: no room for the X-Ray SDK (lib/service-function.ts `bundlesXraySdk`).
+        xraySdk: !BLOB_STORE_STEPS.includes(step),
         description: `Extraction step ${STEP_STATE_NAMES[step]} (${STEP_HANDLER_FILES[step]})`,
         timeout: Duration.seconds(STEP_SIZING[step].timeout),
         memorySize: STEP_SIZING[step].memorySize,
@@ -217,6 +220,8 @@ export class ExtractionPipeline extends Construct {
     // Upload trigger.
     this.uploadHandler = new ServiceFunction(this, 'DocumentUploaded', {
       entry: props.entryOf(DOCUMENT_UPLOADED_HANDLER_FILE),
+      serviceName: 'document-uploaded',
+      xraySdk: false, // holds the S3 client (lib/service-function.ts `bundlesXraySdk`)
       description: `S3 ObjectCreated (${DOCUMENT_PREFIX}) → extraction job → state machine (${DOCUMENT_UPLOADED_HANDLER_FILE})`,
       timeout: Duration.seconds(30),
       memorySize: 256,

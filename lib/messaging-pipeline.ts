@@ -49,6 +49,12 @@ const WORKER_SIZING: Readonly<Record<MessagingWorker, { timeout: number; memoryS
   'public-links': { timeout: 10, memorySize: 256 },
 };
 
+/**
+ * Workers that hold the S3 client (received mail, attachments, presigned downloads): bundled without the X-Ray SDK,
+ * which would push them over the bundle budget (lib/service-function.ts `bundlesXraySdk`).
+ */
+const S3_WORKERS: readonly MessagingWorker[] = ['inbound-email', 'scheduled-send', 'public-links'];
+
 /** Workers Lambda invokes asynchronously (everything but the HTTP-facing public-links). */
 const ASYNC_WORKERS: readonly MessagingWorker[] = ['email-events', 'inbound-email', 'inbound-sms', 'scheduled-send'];
 /** Lambda's retries of a failed asynchronous invocation (its maximum) before the failure queue. */
@@ -101,6 +107,8 @@ export class MessagingPipeline extends Construct {
     for (const name of MESSAGING_WORKERS) {
       const fn = new ServiceFunction(this, pascal(name), {
         entry: props.entryOf(name),
+        serviceName: name,
+        xraySdk: !S3_WORKERS.includes(name),
         description: `Messaging worker ${name} (functions/${name}/handler.ts)`,
         timeout: Duration.seconds(WORKER_SIZING[name].timeout),
         memorySize: WORKER_SIZING[name].memorySize,

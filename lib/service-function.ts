@@ -1,6 +1,7 @@
 /**
  * `ServiceFunction`: the one way this service defines a Lambda. It fixes runtime (Node.js 22, arm64),
- * bundling (esbuild, ESM, minified, source maps, AWS SDK v3 bundled), log retention and tracing, and
+ * bundling (esbuild, ESM, minified, source maps, AWS SDK v3 bundled), log retention, tracing and the Powertools
+ * settings (service name per function; logs and EMF metrics on stdout, into the function's log group), and
  * grants table access only through `bindTable` (least privilege, no `dynamodb:*`).
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
@@ -11,6 +12,7 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
+import type { Capability } from '#api/types';
 import type { TableAccess } from './table-access.ts';
 
 /** Lets an ESM bundle load CommonJS dependencies that call `require` (the AWS SDK's transitive deps do). */
@@ -19,10 +21,44 @@ const REQUIRE_SHIM = "import { createRequire } from 'module'; const require = cr
 /** See lib/bundling/lambda-credentials.ts. */
 export const LAMBDA_CREDENTIALS_SHIM = fileURLToPath(new URL('./bundling/lambda-credentials.ts', import.meta.url));
 
-/** Inputs of `ServiceFunction`; everything but `entry` has an opinionated default. */
+/** See lib/bundling/no-xray.ts. */
+export const NO_XRAY_SHIM = fileURLToPath(new URL('./bundling/no-xray.ts', import.meta.url));
+
+/** See lib/bundling/lru-cache.ts. */
+export const LRU_CACHE_SHIM = fileURLToPath(new URL('./bundling/lru-cache.ts', import.meta.url));
+
+/** The esbuild aliases a function is bundled with (bench/bundles.ts builds with the same). */
+export function bundlingAliases(xraySdk: boolean): Record<string, string> {
+  return {
+    '@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS_SHIM,
+    'mnemonist/lru-cache': LRU_CACHE_SHIM,
+    ...(!xraySdk && { '#observability/xray': NO_XRAY_SHIM }),
+  };
+}
+
+/**
+ * Whether a function whose code uses `uses` bundles the X-Ray SDK (the Powertools Tracer). Not when it holds the S3
+ * client (`documents:*`): S3 client and X-Ray SDK together exceed the 500 KB bundle budget (the documents group is
+ * ~500 KB with the Logger and Metrics, the X-Ray SDK adds ~125 KB). Those functions keep Lambda's active tracing
+ * (their invocation segments) without per-call SDK subsegments.
+ */
+export const bundlesXraySdk = (uses: readonly Capability[]): boolean => !uses.includes('documents:read') && !uses.includes('documents:write');
+
+/** Inputs of `ServiceFunction`; everything but `entry` and `serviceName` has an opinionated default. */
 export interface ServiceFunctionProps {
   /** Absolute path of the handler module (TypeScript); it must export `handler`. */
   readonly entry: string;
+  /**
+   * Powertools service name (`POWERTOOLS_SERVICE_NAME`): the `service` key of every log line and the `service`
+   * dimension of every metric, e.g. `api-documents`, `webhook-delivery`, `extraction-start-ocr`.
+   */
+  readonly serviceName: string;
+  /**
+   * Bundle the X-Ray SDK, so the Powertools Tracer records a subsegment per AWS SDK call. Default true. False
+   * (functions holding the S3 client: `bundlesXraySdk`) aliases it out of the bundle and sets
+   * `POWERTOOLS_TRACE_ENABLED=false`; Lambda's active tracing still records the invocation.
+   */
+  readonly xraySdk?: boolean;
   /** Human description shown in the console (e.g. `API group tasks`). */
   readonly description?: string;
   /**
@@ -85,6 +121,8 @@ export class ServiceFunction extends Construct {
       logGroup: this.logGroup,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: props.serviceName,
+        ...(props.xraySdk === false && { POWERTOOLS_TRACE_ENABLED: 'false' }),
         ...props.environment,
       },
       bundling: {
@@ -99,8 +137,9 @@ export class ServiceFunction extends Construct {
         // Bundle the AWS SDK v3 too: a pinned, tree-shaken client instead of the runtime's copy.
         externalModules: [],
         forceDockerBundling: false,
-        // Lambda's credentials arrive in environment variables: skip the SDK's ~100 KB default chain.
-        esbuildArgs: { [`--alias:@aws-sdk/credential-provider-node`]: LAMBDA_CREDENTIALS_SHIM },
+        // Lambda's credentials arrive in environment variables: skip the SDK's ~100 KB default chain; a Map-based
+        // LRU for the DynamoDB endpoint cache; and the X-Ray SDK out where `xraySdk` is false.
+        esbuildArgs: Object.fromEntries(Object.entries(bundlingAliases(props.xraySdk ?? true)).map(([from, to]) => [`--alias:${from}`, to])),
       },
     });
 

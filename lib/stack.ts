@@ -17,7 +17,7 @@ import { MessagingPipeline } from './messaging-pipeline.ts';
 import { parseMessagingSettings, type MessagingSettings } from './messaging/settings.ts';
 import { PUBLIC_ROUTES } from './public-routes.ts';
 import { pascal, ServiceHttpApi } from './http-api.ts';
-import { ServiceFunction } from './service-function.ts';
+import { bundlesXraySdk, ServiceFunction } from './service-function.ts';
 import { ServiceTable } from './table.ts';
 import { tableAccessOf, type MessagingWorker, type WebhookWorker } from './table-access.ts';
 import { writeGroupEntries } from './group-entries.ts';
@@ -82,6 +82,8 @@ export class TransactionCoordinationStack extends Stack {
       const fn = new ServiceFunction(this, `${pascal(group)}Api`, {
         entry: entries.get(group)!,
         description: `API group ${group} (functions/${group}/)`,
+        serviceName: `api-${group}`,
+        xraySdk: bundlesXraySdk(ops.filter((op) => op.group === group).flatMap((op) => op.uses)),
       });
       fn.bindTable(this.table.table, tableAccessOf(ops.filter((op) => op.group === group)));
       functions.set(group, fn);

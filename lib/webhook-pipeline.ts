@@ -112,6 +112,7 @@ export class WebhookPipeline extends Construct {
     // Fan-out: DynamoDB stream → delivery queue.
     this.fanout = new ServiceFunction(this, 'Fanout', {
       entry: props.entryOf('webhook-fanout'),
+      serviceName: 'webhook-fanout',
       description: 'Webhook fan-out: outbox stream records to delivery messages (functions/webhook-fanout/handler.ts)',
       timeout: Duration.seconds(WORKER_TIMEOUT_SECONDS),
       environment: { WEBHOOK_QUEUE_URL: this.queue.queueUrl },
@@ -150,6 +151,7 @@ export class WebhookPipeline extends Construct {
     // Delivery: queue → HTTPS POST.
     this.delivery = new ServiceFunction(this, 'Delivery', {
       entry: props.entryOf('webhook-delivery'),
+      serviceName: 'webhook-delivery',
       description: 'Webhook delivery: signed HTTPS POST per message (functions/webhook-delivery/handler.ts)',
       timeout: Duration.seconds(WORKER_TIMEOUT_SECONDS),
       memorySize: 256,

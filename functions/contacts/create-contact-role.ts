@@ -1,13 +1,14 @@
 /** `POST /api/v1/contact-roles`: creates a custom contact role (CreateContactRoleRequest designed here). */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
+import { createContactRole } from '#use-cases/contacts-roles';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'createContactRole',
   method: 'POST',
   path: '/api/v1/contact-roles',
   access: 'actions',
-  summary: 'Creates a custom contact role (CreateContactRoleRequest designed here).',
+  summary: 'Creates a custom contact role; names are unique case-insensitively, built-in names included.',
   designedHere: true,
   schemas: () => ({
     body: z.object({
@@ -15,5 +16,6 @@ export default plannedOperation({
       description: z.nullish(z.string().check(z.maxLength(1000))),
     }),
   }),
-  planned: 'issue #9 (messaging and contacts)',
+  example: { body: { name: 'Lender', description: "Loan officer at the buyer's lender" } },
+  handler: async ({ body }, { principal, now }) => ({ body: { data: await createContactRole(principal, body, now) } }),
 });

@@ -1,15 +1,18 @@
-/** `POST /api/v1/contacts`: creates a contact (CreateContactRequest designed here; body optional). */
+/** `POST /api/v1/contacts`: creates a contact and emits `contact.created` (CreateContactRequest designed here). */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
 import { contactFields } from '#api/schemas/contacts';
+import { CONTACT_TYPES } from '#domain/contact-fields';
+import { createContact } from '#use-cases/contacts';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'createContact',
   method: 'POST',
   path: '/api/v1/contacts',
   access: 'actions',
-  summary: 'Creates a contact (CreateContactRequest designed here; body optional).',
+  summary: 'Creates a contact (one per email address in the organization) and emits contact.created.',
   designedHere: true,
-  schemas: () => ({ body: z.optional(z.object(contactFields())) }),
-  planned: 'issue #9 (messaging and contacts)',
+  schemas: () => ({ body: z.optional(z.object({ ...contactFields(), type: z.nullish(z.enum(CONTACT_TYPES)) })) }),
+  example: { body: { firstName: 'Beatriz', lastName: 'Quillfeather', email: 'beatriz@hillcountry.example', phone: '(512) 555-0147', company: 'Hill Country Realty' } },
+  handler: async ({ body }, { principal, now }) => ({ body: { data: await createContact(principal, body ?? {}, now) } }),
 });

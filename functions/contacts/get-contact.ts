@@ -1,17 +1,19 @@
-/** `GET /api/v1/contacts/{contactId}`: one contact with its recent activity. */
+/** `GET /api/v1/contacts/{contactId}`: one contact with its deals (and roles there) and its recent messages. */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
 import { int32, uuidPath } from '#api/params';
+import { getContactDetail } from '#use-cases/contacts';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'getContact',
   method: 'GET',
   path: '/api/v1/contacts/{contactId}',
   access: 'read',
-  summary: 'One contact with its recent activity.',
+  summary: 'One contact with the deals it is linked to (with roles) and its activityLimit newest messages.',
   schemas: () => ({
     path: uuidPath('contactId'),
     query: z.object({ activityLimit: z._default(int32({ min: 0, max: 100 }), 10) }),
   }),
-  planned: 'issue #9 (messaging and contacts)',
+  example: { query: { activityLimit: '5' } },
+  handler: async ({ path, query }, { principal }) => ({ body: { data: await getContactDetail(principal.orgId, path.contactId, query.activityLimit) } }),
 });

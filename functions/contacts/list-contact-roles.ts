@@ -1,12 +1,13 @@
 /** `GET /api/v1/contact-roles`: the contact roles of the organization, built-in and custom. */
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
+import { listContactRoles } from '#use-cases/contacts-roles';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'listContactRoles',
   method: 'GET',
   path: '/api/v1/contact-roles',
   access: 'read',
-  summary: 'The contact roles of the organization, built-in and custom.',
+  summary: 'The contact roles of the organization: built-in roles, then custom roles by name.',
   designedHere: true,
-  planned: 'issue #9 (messaging and contacts)',
+  handler: async (_input, { principal }) => ({ body: { data: await listContactRoles(principal.orgId) } }),
 });

@@ -1,16 +1,21 @@
 /** `PATCH /api/v1/contacts/{contactId}`: changes a contact's fields; omitted fields are kept, null clears. */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { contactFields } from '#api/schemas/contacts';
+import { CONTACT_TYPES } from '#domain/contact-fields';
+import { updateContact } from '#use-cases/contacts';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'updateContact',
   method: 'PATCH',
   path: '/api/v1/contacts/{contactId}',
   access: 'actions',
-  summary: "Changes a contact's fields; omitted fields are kept, null clears.",
+  summary: "Changes a contact's fields (omitted kept, null clears); its deal links show the change.",
   designedHere: true,
-  schemas: () => ({ path: uuidPath('contactId'), body: z.object(contactFields()) }),
-  planned: 'issue #9 (messaging and contacts)',
+  // A changed email moves the contact's email claim (a `Delete` of the old one).
+  uses: ['table:delete'],
+  schemas: () => ({ path: uuidPath('contactId'), body: z.object({ ...contactFields(), type: z.nullish(z.enum(CONTACT_TYPES)) }) }),
+  example: { body: { phone: '+1 512 555 0199', company: 'Lone Star Realty' } },
+  handler: async ({ path, body }, { principal, now }) => ({ body: { data: await updateContact(principal, path.contactId, body, now) } }),
 });

@@ -10,8 +10,12 @@
  *   extraction was requested, its job (the one `POST /documents` created, or a new one) is started.
  * Repeated notifications change nothing (the upload state moves from `awaiting_upload` once). The same handler
  * runs in AWS (S3 → Lambda) and locally (s3rver's event, lib/local/s3-local.ts).
+ *
+ * Metrics (Count, one per record): `UploadsAccepted`, `UploadsRefused` (empty, too large, not a PDF),
+ * `UploadNotificationsSkipped` (ignored keys, orphans, repeats), `UploadErrors` (unexpected, logged).
  */
 import type { S3Event, S3EventRecord } from 'aws-lambda';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { findDocument, markDocumentUploaded, markDocumentUploadFailed, type DocumentRecord } from '#db/documents';
 import { createJob, failedJobCreateItems, failJob, getJob, type ExtractionJob } from '#db/extraction-jobs';
 import { deleteObject, documentsBucket, getObjectBytes, headObject, parseDocumentKey } from '#ports/blob-store';
@@ -19,6 +23,7 @@ import { clockNow } from '#ports/clock';
 import { FILE_PROBLEM_MESSAGES, MAX_DOCUMENT_BYTES, PDF_MAGIC_LENGTH, pdfProblem } from '#domain/documents';
 import { Conflict } from '#domain/errors';
 import { launchJob } from '#use-cases/start-extraction';
+import { logger, metrics, observedHandler } from '#observability/powertools';
 
 /** What processing one notification record did. */
 export type UploadOutcome =
@@ -27,8 +32,6 @@ export type UploadOutcome =
   | { outcome: 'duplicate'; documentId: string; jobId?: string }
   | { outcome: 'uploaded'; documentId: string; jobId: string | null }
   | { outcome: 'failed'; documentId: string; code: string; jobId: string | null };
-
-const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ level: 'info', source: 'document-uploaded', ...fields }));
 
 /** The job to run for the document: its queued latest job (created by `POST /documents`), else a new one. */
 async function jobFor(doc: DocumentRecord, now: Date): Promise<ExtractionJob | undefined> {
@@ -58,7 +61,7 @@ export async function processUploadRecord(record: S3EventRecord, now: Date = clo
   const doc = await findDocument(parsed.orgId, parsed.documentId, true);
   if (!doc) {
     await deleteObject(rawKey);
-    log({ msg: 'file without a document deleted', key: rawKey });
+    logger.info('file without a document deleted', { orgId: parsed.orgId, documentId: parsed.documentId, key: rawKey });
     return { outcome: 'orphan_deleted', key: rawKey };
   }
   if (doc.s3Key !== rawKey) return { outcome: 'ignored', key: rawKey };
@@ -87,7 +90,7 @@ export async function processUploadRecord(record: S3EventRecord, now: Date = clo
     // A job queued before the upload (POST /documents) is failed too.
     if (doc.latestJobId) await failJob(doc.orgId, doc.latestJobId, error, now);
     const jobId = failedJob?.job.jobId ?? doc.latestJobId;
-    log({ msg: 'upload refused', documentId: doc.id, code: problem, jobId });
+    logger.info('upload refused', { orgId: doc.orgId, documentId: doc.id, code: problem, jobId });
     return { outcome: 'failed', documentId: doc.id, code: problem, jobId };
   }
 
@@ -101,21 +104,33 @@ export async function processUploadRecord(record: S3EventRecord, now: Date = clo
   return { outcome: 'uploaded', documentId: doc.id, jobId: job?.jobId ?? null };
 }
 
+/** The metric an outcome counts under. */
+const OUTCOME_METRIC: Readonly<Record<UploadOutcome['outcome'], string>> = {
+  uploaded: 'UploadsAccepted',
+  failed: 'UploadsRefused',
+  ignored: 'UploadNotificationsSkipped',
+  orphan_deleted: 'UploadNotificationsSkipped',
+  duplicate: 'UploadNotificationsSkipped',
+};
+
 /**
  * Lambda handler for the documents bucket's `s3:ObjectCreated:*` notifications. Records are processed in
- * order; an unexpected error is rethrown after the others ran, so Lambda's retry covers it.
+ * order; an unexpected error is logged and rethrown after the others ran, so Lambda's retry covers it.
  */
-export async function handler(event: S3Event): Promise<{ results: UploadOutcome[] }> {
+export const handler = observedHandler(async (event: S3Event): Promise<{ results: UploadOutcome[] }> => {
   const results: UploadOutcome[] = [];
   let failure: unknown;
   for (const record of event.Records ?? []) {
     try {
-      results.push(await processUploadRecord(record));
+      const result = await processUploadRecord(record);
+      metrics.addMetric(OUTCOME_METRIC[result.outcome], MetricUnit.Count, 1);
+      results.push(result);
     } catch (err) {
-      console.error(JSON.stringify({ level: 'error', source: 'document-uploaded', key: record.s3?.object?.key, error: err instanceof Error ? err.message : String(err) }));
+      metrics.addMetric('UploadErrors', MetricUnit.Count, 1);
+      logger.error('upload notification failed', { key: record.s3?.object?.key, error: err });
       failure ??= err;
     }
   }
   if (failure) throw failure;
   return { results };
-}
+});

@@ -6,6 +6,7 @@ import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { deleteDocumentItem } from '#db/documents';
 import { deleteObject } from '#ports/blob-store';
+import { logger } from '#observability/powertools';
 
 export default defineOperation({
   operationId: 'deleteDocument',
@@ -23,15 +24,7 @@ export default defineOperation({
       await deleteObject(doc.s3Key);
     } catch (err) {
       // The item is gone; a file left behind is unreachable through the API and only costs storage.
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          msg: 'stored file not deleted',
-          orgId: principal.orgId,
-          documentId: doc.id,
-          error: err instanceof Error ? err.message : String(err),
-        }),
-      );
+      logger.error('stored file not deleted', { documentId: doc.id, key: doc.s3Key, error: err });
     }
     return { body: { data: { documentId: doc.id, deleted: true } } };
   },

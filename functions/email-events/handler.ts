@@ -7,6 +7,8 @@
 import type { SNSEvent } from 'aws-lambda';
 import { clockNow } from '#ports/clock';
 import { recordEmailEvent, type EmailEvent } from '#use-cases/messaging/delivery-events';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { metrics, observedHandler } from '#observability/powertools';
 
 /** The fields of an SES event (or a legacy identity notification) that this worker reads. */
 export interface SesEvent {
@@ -55,11 +57,20 @@ export function toEmailEvent(e: SesEvent): EmailEvent | undefined {
   }
 }
 
-export async function handler(event: SNSEvent): Promise<number> {
+/** Metrics (Count): `EmailEvents` recorded, `EmailBounces` (permanent) and `EmailComplaints`. */
+export const handler = observedHandler(async (event: SNSEvent): Promise<number> => {
   let recorded = 0;
+  let bounces = 0;
+  let complaints = 0;
   for (const record of event.Records) {
     const e = toEmailEvent(JSON.parse(record.Sns.Message) as SesEvent);
-    if (e && (await recordEmailEvent(e, clockNow()))) recorded++;
+    if (!e) continue;
+    if (e.type === 'bounce' && e.bounceType === 'Permanent') bounces++;
+    if (e.type === 'complaint') complaints++;
+    if (await recordEmailEvent(e, clockNow())) recorded++;
   }
+  metrics.addMetric('EmailEvents', MetricUnit.Count, recorded);
+  metrics.addMetric('EmailBounces', MetricUnit.Count, bounces);
+  metrics.addMetric('EmailComplaints', MetricUnit.Count, complaints);
   return recorded;
-}
+});

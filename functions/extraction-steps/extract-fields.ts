@@ -2,11 +2,14 @@
  * `ExtractFields` task: reads the job's blocks file, runs the extractor (shared/domain/extraction/extract.ts
  * `extractContract`, the same one for Textract and local OCR), then `completeJob`, which stores the result and
  * emits `extraction.completed` in one transaction. OCR warnings (Textract `PARTIAL_SUCCESS`) are added to the
- * result's warnings and make it require review. The same handler runs in AWS and in the local runner.
+ * result's warnings and make it require review. Counts `ExtractionJobsCompleted` (and `ExtractionsNeedingReview`)
+ * and records `ExtractionConfidence` (Percent, 0–100). The same handler runs in AWS and in the local runner.
  */
 import { completeJob } from '#db/extraction-jobs';
 import { extractContract } from '#domain/extraction/extract';
 import { clockNow } from '#ports/clock';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { metrics } from '#observability/powertools';
 import { readOcrResult } from './blocks.ts';
 import { stepHandler, type ExtractFieldsInput, type ExtractFieldsOutput } from './step.ts';
 
@@ -23,6 +26,9 @@ export async function extractFields(input: ExtractFieldsInput, now: Date = clock
     result.requiresReview = true;
   }
   await completeJob(input.orgId, input.jobId, result, now);
+  metrics.addMetric('ExtractionJobsCompleted', MetricUnit.Count, 1);
+  metrics.addMetric('ExtractionConfidence', MetricUnit.Percent, Math.round(result.confidence * 1000) / 10);
+  if (result.requiresReview) metrics.addMetric('ExtractionsNeedingReview', MetricUnit.Count, 1);
   return { formType: result.formType, pageCount: result.pageCount, confidence: result.confidence, requiresReview: result.requiresReview };
 }
 

@@ -2,10 +2,12 @@
  * `MarkFailed` task: ends the job `failed` (shared/db/extraction-jobs.ts `failJob`, which also emits
  * `extraction.completed`) with the code the state error carries: a job error code passes through, anything else
  * (Lambda/States errors, unexpected exceptions) becomes `internal_error` with a generic message, the details
- * going to the log. The same handler runs in AWS and in the local runner.
+ * going to the log. Counts `ExtractionJobsFailed`. The same handler runs in AWS and in the local runner.
  */
 import { failJob } from '#db/extraction-jobs';
 import { clockNow } from '#ports/clock';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logger, metrics } from '#observability/powertools';
 import { jobErrorOf, stepHandler, type MarkFailedInput, type MarkFailedOutput } from './step.ts';
 
 /**
@@ -15,9 +17,11 @@ import { jobErrorOf, stepHandler, type MarkFailedInput, type MarkFailedOutput } 
 export async function markFailed(input: MarkFailedInput, now: Date = clockNow()): Promise<MarkFailedOutput> {
   const failure = jobErrorOf(input.error);
   if (failure.code === 'internal_error') {
-    console.error(JSON.stringify({ level: 'error', msg: 'extraction failed', orgId: input.orgId, jobId: input.jobId, error: input.error?.Error, cause: input.error?.Cause }));
+    logger.error('extraction failed', { orgId: input.orgId, jobId: input.jobId, stateError: input.error?.Error, cause: input.error?.Cause });
   }
   await failJob(input.orgId, input.jobId, failure, now);
+  metrics.addMetric('ExtractionJobsFailed', MetricUnit.Count, 1);
+  metrics.addMetadata('errorCode', failure.code);
   return failure;
 }
 

@@ -1,14 +1,17 @@
 /**
  * `MarkRunning` task: the extraction job goes `running` (shared/db/extraction-jobs.ts `markJobRunning`). The same
- * handler runs in AWS and in the local runner.
+ * handler runs in AWS and in the local runner. Counts `ExtractionJobsStarted`.
  */
 import { markJobRunning } from '#db/extraction-jobs';
 import { clockNow } from '#ports/clock';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { metrics } from '#observability/powertools';
 import { stepHandler, type JobRef } from './step.ts';
 
 /** Marks the job running. @returns `{}` (the state discards it: `ResultPath: null`) */
 export async function markRunning(input: JobRef, now: Date = clockNow()): Promise<Record<string, never>> {
   await markJobRunning(input.orgId, input.jobId, now);
+  metrics.addMetric('ExtractionJobsStarted', MetricUnit.Count, 1);
   return {};
 }
 

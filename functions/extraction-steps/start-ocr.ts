@@ -1,7 +1,7 @@
 /**
- * `StartOcr` task (AWS): starts Textract asynchronous document analysis (FORMS, for the checkboxes) on the uploaded
- * object (shared/ports/ocr-textract.ts `startAnalysis`), idempotent per job through `ClientRequestToken = jobId`, so a
- * retried start returns the same Textract job instead of paying for another. Textract reads the object with this
+ * `StartOcr` task (AWS): starts Textract asynchronous document analysis (FORMS for the checkboxes, QUERIES for
+ * unrecognized forms) on the uploaded object (shared/ports/ocr-textract.ts `startAnalysis`), idempotent per job
+ * through `ClientRequestToken = jobId`, so a retried start returns the same Textract job instead of paying for another. Textract reads the object with this
  * function's credentials, hence its `s3:GetObject` grant on uploaded documents. The file was already checked at
  * upload (size, `%PDF-`; functions/document-uploaded/handler.ts); what Textract rejects maps to `not_pdf`,
  * `corrupt_pdf` or `file_too_large` in the adapter. The local runner overrides this task

@@ -10,7 +10,10 @@
  * …); `MarkFailed` then reads the code back from `Error`. Any other error keeps its own name and ends the job
  * `internal_error`.
  */
+import type { Context } from 'aws-lambda';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { ExtractionError, type ExtractionErrorCode } from '#domain/extraction/types';
+import { logger, metrics, observedHandler } from '#observability/powertools';
 
 /** The job an execution works on (every step's input has it). */
 export interface JobRef {
@@ -124,31 +127,36 @@ export function asStepError(err: unknown): unknown {
   return err instanceof ExtractionError ? new StepFailure(err.code, err.message) : err;
 }
 
+/** A step's Lambda handler (the context is optional: the local runner and tests may omit it). */
+export type StepLambda<I, O> = (input: I, context?: Context) => Promise<O>;
+
+const STEP_HANDLER = Symbol('stepHandler');
+
 /**
- * Wraps a step's operation as its Lambda handler: logs a failure as one JSON line (step, job, error name and
- * message) and rethrows it through `asStepError`. Wrapping twice is harmless.
+ * Wraps a step's operation as its Lambda handler, behind the Powertools middlewares: every log line carries
+ * `step`, `orgId` and `jobId`; metrics get the `step` dimension and count `ExtractionStepsSucceeded` or
+ * `ExtractionStepsFailed`; a failure is logged (WARN for a job error code, ERROR with its stack otherwise) and
+ * rethrown through `asStepError`. Wrapping a step handler again returns it unchanged.
  */
-export function stepHandler<I, O>(step: string, run: (input: I) => Promise<O>): (input: I) => Promise<O> {
-  return async (input: I) => {
+export function stepHandler<I, O>(step: string, run: (input: I) => Promise<O>): StepLambda<I, O> {
+  if (STEP_HANDLER in run) return run as StepLambda<I, O>;
+  const handler = observedHandler(async (input: I): Promise<O> => {
+    const ref = (input ?? {}) as Partial<JobRef>;
+    logger.appendKeys({ step, orgId: ref.orgId, jobId: ref.jobId });
+    metrics.addDimension('step', step);
     try {
-      return await run(input);
+      const out = await run(input);
+      metrics.addMetric('ExtractionStepsSucceeded', MetricUnit.Count, 1);
+      return out;
     } catch (err) {
       const e = asStepError(err);
-      const ref = (input ?? {}) as Partial<JobRef>;
-      console.error(
-        JSON.stringify({
-          level: e instanceof StepFailure ? 'warn' : 'error',
-          msg: 'extraction step failed',
-          step,
-          orgId: ref.orgId,
-          jobId: ref.jobId,
-          error: e instanceof Error ? e.name : 'non-error',
-          message: e instanceof Error ? e.message : String(e),
-        }),
-      );
+      metrics.addMetric('ExtractionStepsFailed', MetricUnit.Count, 1);
+      if (e instanceof StepFailure) logger.warn('extraction step failed', { code: e.code, message: e.message });
+      else logger.error('extraction step failed', { error: e instanceof Error ? e : String(e) });
       throw e;
     }
-  };
+  });
+  return Object.assign(handler, { [STEP_HANDLER]: true });
 }
 
 /** Longest job error message kept (characters). */

@@ -9,6 +9,8 @@ import { getObjectBytes } from '#ports/blob-store';
 import { inboundMailDomain } from '#ports/mailer';
 import { clockNow } from '#ports/clock';
 import { receiveEmail, type InboundEmailOutcome } from '#use-cases/messaging/receive-email';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logger, metrics, observedHandler } from '#observability/powertools';
 
 /** Key prefix of received emails in the bucket. */
 export const INBOUND_PREFIX = 'inbound/';
@@ -31,13 +33,20 @@ export function envelopeRecipientsOf(raw: Buffer): string[] {
   return found.filter(Boolean);
 }
 
-export async function handler(event: S3Event): Promise<InboundEmailOutcome[]> {
+/** Metrics (Count): `InboundEmails` by `outcome` (threaded, unrouted, duplicate). */
+export const handler = observedHandler(async (event: S3Event): Promise<InboundEmailOutcome[]> => {
   const outcomes: InboundEmailOutcome[] = [];
   for (const record of event.Records) {
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
     if (!key.startsWith(INBOUND_PREFIX)) continue;
     const raw = Buffer.from(await getObjectBytes(key));
-    outcomes.push(await receiveEmail(raw, envelopeRecipientsOf(raw), inboundMailDomain(), clockNow()));
+    const result = await receiveEmail(raw, envelopeRecipientsOf(raw), inboundMailDomain(), clockNow());
+    logger.info('inbound email', { key, ...result });
+    outcomes.push(result);
+  }
+  for (const outcome of ['threaded', 'unrouted', 'duplicate'] as const) {
+    const n = outcomes.filter((o) => o.outcome === outcome).length;
+    if (n || outcome === 'threaded') metrics.addDimensions({ outcome }), metrics.addMetric('InboundEmails', MetricUnit.Count, n);
   }
   return outcomes;
-}
+});

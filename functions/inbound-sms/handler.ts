@@ -7,6 +7,8 @@
 import type { SNSEvent, SNSEventRecord } from 'aws-lambda';
 import { clockNow } from '#ports/clock';
 import { receiveSms, type InboundSms, type InboundSmsOutcome } from '#use-cases/messaging/receive-sms';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logger, metrics, observedHandler } from '#observability/powertools';
 
 /**
  * The inbound text notification of AWS End User Messaging SMS (two-way messaging), the SNS message's JSON
@@ -36,15 +38,20 @@ export function inboundSmsOf(record: SNSEventRecord): InboundSms | undefined {
   return { from: n.originationNumber, to: n.destinationNumber || null, body: n.messageBody ?? '', providerMessageId: n.inboundMessageId };
 }
 
-export async function handler(event: SNSEvent): Promise<InboundSmsOutcome[]> {
+/** Metrics (Count): `InboundTexts`, and `SmsOptOuts` for STOP-type keywords. */
+export const handler = observedHandler(async (event: SNSEvent): Promise<InboundSmsOutcome[]> => {
   const outcomes: InboundSmsOutcome[] = [];
   for (const record of event.Records) {
     const sms = inboundSmsOf(record);
     if (!sms) {
-      console.error(JSON.stringify({ level: 'warn', source: 'inbound-sms', msg: 'not an inbound text notification; skipped', snsMessageId: record.Sns.MessageId }));
+      logger.warn('not an inbound text notification; skipped', { snsMessageId: record.Sns.MessageId });
       continue;
     }
-    outcomes.push(await receiveSms(sms, clockNow()));
+    const outcome = await receiveSms(sms, clockNow());
+    logger.info('inbound text', { outcome, inboundMessageId: sms.providerMessageId });
+    outcomes.push(outcome);
   }
+  metrics.addMetric('InboundTexts', MetricUnit.Count, outcomes.length);
+  metrics.addMetric('SmsOptOuts', MetricUnit.Count, outcomes.filter((o) => o === 'opted_out').length);
   return outcomes;
-}
+});

@@ -1,14 +1,17 @@
-/** `GET /api/v1/transactions/{transactionId}/recipients`: deal participants with role and per-channel availability. */
+/** `GET /api/v1/transactions/{transactionId}/recipients`: deal participants with roles and per-channel availability. */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
+import { MESSAGE_CHANNELS } from '#domain/channel-availability';
+import { listDealRecipients } from '#use-cases/contacts-recipients';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'listTransactionRecipients',
   method: 'GET',
   path: '/api/v1/transactions/{transactionId}/recipients',
   access: 'read',
-  summary: 'Deal participants with role and per-channel availability.',
-  schemas: () => ({ path: uuidPath('transactionId'), query: z.object({ channel: z.optional(z.string().check(z.maxLength(50))) }) }),
-  planned: 'issue #9 (messaging and contacts)',
+  summary: 'Deal participants with roles and email/SMS availability; channel keeps those reachable on it.',
+  schemas: () => ({ path: uuidPath('transactionId'), query: z.object({ channel: z.optional(z.enum(MESSAGE_CHANNELS)) }) }),
+  example: { query: { channel: 'sms' } },
+  handler: async ({ path, query }, { principal }) => ({ body: await listDealRecipients(principal.orgId, path.transactionId, query.channel) }),
 });

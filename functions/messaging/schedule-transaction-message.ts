@@ -3,6 +3,7 @@ import * as z from '#api/zod';
 import { plannedOperation } from '#api/operation';
 import { uuid, uuidPath } from '#api/params';
 import { html, subject, text } from '#api/schemas/messaging';
+import { boundedRecord, jsonScalar } from '#api/schemas/free-form';
 
 export default plannedOperation({
   operationId: 'scheduleTransactionMessage',
@@ -23,9 +24,9 @@ export default plannedOperation({
       body: z.nullish(text()),
       htmlBody: z.nullish(html()),
       fromAccountId: z.nullish(z.string().check(z.maxLength(200))),
-      attachments: z.nullish(z.array(z.unknown()).check(z.maxLength(50))),
+      attachments: z.nullish(z.array(boundedRecord(z.string().check(z.maxLength(100)), jsonScalar(10_000), 20)).check(z.maxLength(50))),
       documentIds: z.nullish(z.array(uuid()).check(z.maxLength(50))),
-      documentFileNames: z.nullish(z.record(z.string(), z.string().check(z.maxLength(500)))),
+      documentFileNames: z.nullish(boundedRecord(z.string().check(z.maxLength(100)), z.string().check(z.maxLength(500)), 50)),
     }),
   }),
   planned: 'issue #9 (messaging and contacts)',

@@ -9,6 +9,8 @@ import { getDocument } from '#db/documents';
 import { openShareLink } from '#db/share-links';
 import { presignGet } from '#ports/blob-store';
 import { clockNow } from '#ports/clock';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { metrics, observedHandler } from '#observability/powertools';
 
 /** Validity of the download URL a link redirects to, seconds. */
 export const DOWNLOAD_SECONDS = 300;
@@ -21,12 +23,15 @@ const notFound = (): APIGatewayProxyStructuredResultV2 => ({
   body: NOT_FOUND_PAGE,
 });
 
-export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
+/** Metrics (Count): `LinkOpens` by `outcome` (opened, not_found). */
+export const handler = observedHandler(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
   const token = event.pathParameters?.token ?? '';
   const link = await openShareLink(token, clockNow());
-  if (!link) return notFound();
-  const doc = await getDocument(link.orgId, link.documentId).catch(() => undefined);
-  if (!doc || doc.uploadState !== 'uploaded') return notFound();
+  const doc = link ? await getDocument(link.orgId, link.documentId).catch(() => undefined) : undefined;
+  const opened = doc !== undefined && doc.uploadState === 'uploaded';
+  metrics.addDimensions({ outcome: opened ? 'opened' : 'not_found' });
+  metrics.addMetric('LinkOpens', MetricUnit.Count, 1);
+  if (!opened) return notFound();
   const url = await presignGet(doc.s3Key, DOWNLOAD_SECONDS, doc.name);
   return { statusCode: 302, headers: { location: url, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }, body: '' };
-}
+});

@@ -5,6 +5,8 @@
  */
 import { clockNow } from '#ports/clock';
 import { sendScheduledEmail } from '#use-cases/messaging/scheduled-email';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logger, metrics, observedHandler } from '#observability/powertools';
 
 /** The schedule's input (shared/use-cases/messaging/scheduled-email.ts `scheduleDealEmail` sets it). */
 export interface ScheduledSendInput {
@@ -13,11 +15,17 @@ export interface ScheduledSendInput {
 }
 
 /**
+ * Metrics (Count): `ScheduledSends` by `outcome` (sent, failed, skipped).
  * @throws Error when the input lacks a non-empty `orgId` or `scheduledMessageId` (a malformed schedule: it lands in
  *   the failure queue, alarmed, rather than being dropped), or when the send failed transiently (retried)
  */
-export async function handler(input: ScheduledSendInput): Promise<{ outcome: 'sent' | 'failed' | 'skipped' }> {
+export const handler = observedHandler(async (input: ScheduledSendInput): Promise<{ outcome: 'sent' | 'failed' | 'skipped' }> => {
   const ok = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
   if (!ok(input?.orgId) || !ok(input?.scheduledMessageId)) throw new Error('scheduled-send input needs orgId and scheduledMessageId');
-  return { outcome: await sendScheduledEmail(input.orgId, input.scheduledMessageId, clockNow()) };
-}
+  logger.appendKeys({ orgId: input.orgId, scheduledMessageId: input.scheduledMessageId });
+  const outcome = await sendScheduledEmail(input.orgId, input.scheduledMessageId, clockNow());
+  logger.info('scheduled send', { outcome });
+  metrics.addDimensions({ outcome });
+  metrics.addMetric('ScheduledSends', MetricUnit.Count, 1);
+  return { outcome };
+});

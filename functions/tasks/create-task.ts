@@ -1,7 +1,8 @@
 /** `POST /api/v1/transactions/{transactionId}/tasks`: creates a task, optionally following a key date. */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
-import { dateTime, int32, uuid } from '#api/params';
+import { calendarDate, int32, uuid } from '#api/params';
+import { displayName } from '#api/schemas/names';
 import { createTask } from '#use-cases/tasks';
 
 export default defineOperation({
@@ -13,9 +14,10 @@ export default defineOperation({
   schemas: () => ({
     path: z.object({ transactionId: uuid() }),
     body: z.object({
-      title: z.string().check(z.trim(), z.minLength(1), z.maxLength(300)),
+      title: displayName(300),
       description: z.nullish(z.string().check(z.maxLength(5000))),
-      dueDate: z.nullish(dateTime()),
+      /** A calendar date, or a date-time whose date part is kept as written. */
+      dueDate: z.nullish(calendarDate()),
       priority: z.nullish(int32({ min: 0, max: 5 })),
       assigneeUserId: z.nullish(uuid()),
       linkedMilestoneName: z.nullish(z.string().check(z.maxLength(64))),

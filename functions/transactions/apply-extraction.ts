@@ -6,7 +6,7 @@
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { uuid } from '#api/params';
-import { name } from '#api/schemas/webhooks';
+import { overrides } from '#api/schemas/apply-extraction';
 import { applyExtraction as apply } from '#use-cases/apply-extraction';
 import { getDeal } from '#db/transactions';
 
@@ -19,11 +19,11 @@ export default defineOperation({
   schemas: () => ({
     body: z.object({
       extractionJobId: uuid(),
-      transactionId: z.nullish(z.string()),
+      transactionId: z.nullish(uuid()),
       transactionType: z.nullish(z.enum(['Sale', 'Purchase', 'Listing'])),
       side: z.nullish(z.enum(['Buyer', 'Seller'])),
       /** Contract field name → value (null clears); validated per field in shared/domain/apply-extraction.ts. */
-      overrides: z.nullish(z.record(z.string(), z.unknown())),
+      overrides: z.nullish(overrides()),
     }),
   }),
   example: { body: { extractionJobId: '0d3c8f4e-5b7a-4f0e-9a51-3c2b1d4e6f70', side: 'Buyer', transactionType: 'Purchase' } },

@@ -5,8 +5,16 @@
  * to the next retry delay (`retry-schedule.ts`) and it is reported failed, so SQS redelivers it then; after
  * the last attempt the queue's redrive policy moves it to the dead-letter queue. Consecutive failures trip
  * the circuit breaker, which pauses the subscription.
+ *
+ * The batch goes through Powertools' `BatchProcessor`: records are delivered in parallel and every record to
+ * redeliver is reported in `batchItemFailures` (the event source mapping has `reportBatchItemFailures`).
+ * Metrics (Count, one per message): `DeliveriesSucceeded`, `DeliveriesFailed` (an attempt that failed, retried
+ * or final), `DeliveriesDropped` (not attempted: subscription deleted, paused or unsubscribed, or attempts
+ * spent), `DeliveryErrors` (unexpected errors, logged), and `BreakerTrips` (subscriptions paused by this batch).
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { getWebhook, recordWebhookFailure, recordWebhookSuccess, wantsEvent } from '#db/webhooks';
 import { recordAttempt, type DeliveryAttempt, type DeliveryMessage } from '#db/webhook-deliveries';
@@ -15,6 +23,7 @@ import { postWebhook } from '#events/webhook-transport';
 import { maxAttempts, retryDelaySeconds } from '#events/retry-schedule';
 import { NotFound } from '#domain/errors';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
+import { logger, metrics, observedHandler } from '#observability/powertools';
 
 /** Headers a subscription's custom `headers` may not override. */
 const RESERVED = new Set([
@@ -38,13 +47,19 @@ export function deliveryHeaders(m: DeliveryMessage, secret: string, custom: Reco
   };
 }
 
-/** Delivers one message. @returns true when SQS should redeliver it later */
+/** Adds 1 to the invocation's `name` metric. */
+const count = (name: string): void => {
+  metrics.addMetric(name, MetricUnit.Count, 1);
+};
+
+/** Delivers one message and counts its outcome. @returns true when SQS should redeliver it later */
 export async function deliver(record: SQSRecord, now = () => new Date()): Promise<boolean> {
   const m = JSON.parse(record.body) as DeliveryMessage;
   const attempt = (m.priorAttempts ?? 0) + Number(record.attributes.ApproximateReceiveCount ?? 1);
   if (attempt > maxAttempts()) {
     // Re-enqueued after a local restart with its attempts spent: let the redrive policy dead-letter it.
     await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: webhookQueueUrl(), ReceiptHandle: record.receiptHandle, VisibilityTimeout: 0 }));
+    count('DeliveriesDropped');
     return true;
   }
   const base = { subscriptionId: m.subscriptionId, eventId: m.eventId, eventType: m.eventType, attempt };
@@ -52,13 +67,17 @@ export async function deliver(record: SQSRecord, now = () => new Date()): Promis
   try {
     sub = await getWebhook(m.orgId, m.subscriptionId, true);
   } catch (err) {
-    if (err instanceof NotFound) return false; // subscription deleted: nothing to deliver to
+    if (err instanceof NotFound) {
+      count('DeliveriesDropped'); // subscription deleted: nothing to deliver to
+      return false;
+    }
     throw err;
   }
   const started = now();
   if (!sub.isActive || (m.eventType !== 'webhook.test' && !wantsEvent(sub, m.eventType))) {
     const reason = sub.pausedReason === 'circuit_breaker' ? 'subscription paused by the circuit breaker' : !sub.isActive ? 'subscription inactive' : 'event type no longer subscribed';
     await recordAttempt(m.orgId, { ...base, attemptedAt: started.toISOString(), ok: false, statusCode: null, latencyMs: null, error: reason, nextRetryAt: null, outcome: 'dropped' }, started);
+    count('DeliveriesDropped');
     return false;
   }
   const sentAt = started.toISOString();
@@ -66,6 +85,7 @@ export async function deliver(record: SQSRecord, now = () => new Date()): Promis
   if (result.ok) {
     await recordAttempt(m.orgId, { ...base, attemptedAt: sentAt, ok: true, statusCode: result.statusCode, latencyMs: result.latencyMs, error: null, nextRetryAt: null, outcome: 'succeeded' }, started);
     await recordWebhookSuccess(m.orgId, sub.id);
+    count('DeliveriesSucceeded');
     return false;
   }
   const delay = retryDelaySeconds(attempt);
@@ -77,21 +97,41 @@ export async function deliver(record: SQSRecord, now = () => new Date()): Promis
     outcome: retrying ? 'retrying' : tripped ? 'dropped' : 'failed',
   };
   await recordAttempt(m.orgId, a, started);
-  if (tripped) return false;
+  count('DeliveriesFailed');
+  if (tripped) {
+    count('BreakerTrips');
+    logger.warn('circuit breaker paused a webhook subscription', { orgId: m.orgId, subscriptionId: sub.id, eventId: m.eventId });
+    return false;
+  }
   // Last attempt: visible again at once, so the next receive exceeds maxReceiveCount and SQS dead-letters it.
   await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: webhookQueueUrl(), ReceiptHandle: record.receiptHandle, VisibilityTimeout: delay ?? 0 }));
   return true;
 }
 
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const results = await Promise.allSettled(event.Records.map((r) => deliver(r)));
-  return {
-    batchItemFailures: results
-      .map((r, i) => ({ r, id: event.Records[i].messageId }))
-      .filter(({ r }) => r.status === 'rejected' || r.value)
-      .map(({ r, id }) => {
-        if (r.status === 'rejected') console.error(JSON.stringify({ level: 'error', msg: 'delivery failed', messageId: id, error: String(r.reason) }));
-        return { itemIdentifier: id };
-      }),
-  };
+/** A message whose attempt failed and that SQS should deliver again (after the visibility set by `deliver`). */
+class RedeliverLater extends Error {
+  override readonly name = 'RedeliverLater';
 }
+
+const processor = new BatchProcessor(EventType.SQS);
+
+/** One record for the `BatchProcessor`: throws to have it reported in `batchItemFailures`. */
+async function deliverRecord(record: SQSRecord): Promise<void> {
+  let redeliver: boolean;
+  try {
+    redeliver = await deliver(record);
+  } catch (err) {
+    count('DeliveryErrors');
+    logger.error('delivery failed', { messageId: record.messageId, error: err });
+    throw err;
+  }
+  if (redeliver) throw new RedeliverLater(record.messageId);
+}
+
+/**
+ * Lambda handler (SQS event source with `reportBatchItemFailures`).
+ * @returns the messages to redeliver (failed attempts and unexpected errors); never throws for a failed batch
+ */
+export const handler = observedHandler<SQSEvent, SQSBatchResponse>((event, context) =>
+  processPartialResponse(event, deliverRecord, processor, { context, throwOnFullBatchFailure: false }),
+);

@@ -2,9 +2,15 @@
  * Outbox fan-out (DynamoDB Streams → SQS): for each committed outbox event, one SQS message per matching
  * active subscription of its organization. `webhook.test` goes only to the subscription it names. A
  * delivery record is claimed before enqueueing, so replayed stream records skip deliveries that already
- * finished. Failed records are reported (`batchItemFailures`) so the stream retries from them.
+ * finished. Failed records are reported (`batchItemFailures`, through Powertools' `BatchProcessor`) so the
+ * stream retries from the earliest of them.
+ *
+ * Metrics (Count): `WebhookMessagesEnqueued` (delivery messages sent to the queue), `FanoutFailures` (outbox
+ * records that failed, logged).
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -12,6 +18,7 @@ import { listWebhooks, wantsEvent, type WebhookSubscription } from '#db/webhooks
 import { claimDelivery, type DeliveryMessage } from '#db/webhook-deliveries';
 import type { EventEnvelope } from '#events/outbox';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
+import { logger, metrics, observedHandler } from '#observability/powertools';
 
 /** The outbox envelope of a stream record, or undefined for anything else. */
 export function envelopeOf(record: DynamoDBRecord): EventEnvelope | undefined {
@@ -38,38 +45,57 @@ async function fanOut(envelope: EventEnvelope, subsOf: (orgId: string) => Promis
     const chunk = messages.slice(i, i + 10);
     const out = await sqs().send(new SendMessageBatchCommand({ QueueUrl: webhookQueueUrl(), Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) })) }));
     if (out.Failed?.length) throw new Error(`SQS refused ${out.Failed.length} delivery messages`);
+    metrics.addMetric('WebhookMessagesEnqueued', MetricUnit.Count, chunk.length);
   }
 }
 
-/** Records fanned out at once: their claims and sends overlap, while stream order is kept for failures. */
+/** Records fanned out at once: their claims and sends overlap (the processor starts every record at once). */
 const CONCURRENCY = 8;
 
-export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+/** `run` calls, at most `n` at a time. */
+function limiter(n: number): <T>(run: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (run) => {
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await run();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+const processor = new BatchProcessor(EventType.DynamoDBStreams);
+
+/**
+ * Lambda handler (DynamoDB stream event source with `reportBatchItemFailures`, filtered to outbox inserts).
+ * Every failed record is reported by its sequence number; Lambda (and the local stream poller) retries the
+ * stream from the lowest, and records after it that succeeded skip their claimed deliveries on the retry.
+ * @returns the failed records; never throws for a failed batch
+ */
+export const handler = observedHandler<DynamoDBStreamEvent, DynamoDBBatchResponse>((event, context) => {
   const now = new Date();
   const cache = new Map<string, Promise<WebhookSubscription[]>>();
   const subsOf = (orgId: string) => {
     if (!cache.has(orgId)) cache.set(orgId, listWebhooks(orgId));
     return cache.get(orgId)!;
   };
-  const failed = new Set<number>();
-  let next = 0;
-  const worker = async () => {
-    while (next < event.Records.length) {
-      const i = next++;
-      const envelope = envelopeOf(event.Records[i]);
-      if (!envelope) continue;
-      try {
-        await fanOut(envelope, subsOf, now);
-      } catch (err) {
-        console.error(JSON.stringify({ level: 'error', msg: 'fan-out failed', eventId: envelope.eventId, error: (err as Error).message }));
-        failed.add(i);
-      }
+  const limit = limiter(CONCURRENCY);
+  // Recorded even when nothing is sent, so every invocation flushes a metric.
+  metrics.addMetric('WebhookMessagesEnqueued', MetricUnit.Count, 0);
+  const fanOutRecord = async (record: DynamoDBRecord): Promise<void> => {
+    const envelope = envelopeOf(record);
+    if (!envelope) return;
+    try {
+      await limit(() => fanOut(envelope, subsOf, now));
+    } catch (err) {
+      metrics.addMetric('FanoutFailures', MetricUnit.Count, 1);
+      logger.error('fan-out failed', { orgId: envelope.organizationId, eventId: envelope.eventId, eventType: envelope.eventType, error: err });
+      throw err;
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  if (!failed.size) return { batchItemFailures: [] };
-  // Report the earliest failure: the stream retries from it; records after it that succeeded are skipped
-  // on the retry by their claimed delivery records (or delivered again, which receivers deduplicate).
-  const first = Math.min(...failed);
-  return { batchItemFailures: [{ itemIdentifier: event.Records[first].dynamodb!.SequenceNumber! }] };
-}
+  return processPartialResponse(event, fanOutRecord, processor, { context, throwOnFullBatchFailure: false });
+});

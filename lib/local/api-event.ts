@@ -2,8 +2,10 @@
  * Turns a Node HTTP request into the `APIGatewayProxyEventV2` that API Gateway's HTTP API (payload 2.0)
  * would deliver, with the manifest's route key and path parameters, or `$default` when no route matches.
  */
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { dict } from '#domain/dict';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { RegisteredOperation } from '#api/operation';
 import type { LambdaGroup } from '#api/types';
@@ -16,14 +18,17 @@ export function toApiEvent(
   route: Router<Routable>,
   stage = '$default',
 ): { event: APIGatewayProxyEventV2; group: LambdaGroup; match?: RouteMatch<Routable> } {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = requestUrl(req.url);
   const method = (req.method ?? 'GET').toUpperCase();
   const match = route(method, url.pathname);
-  const headers: Record<string, string> = {};
+  // Prototype-less maps: a header or query key such as `constructor` or `__proto__` is an ordinary key.
+  const headers = dict<string>();
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
-  const query: Record<string, string> = {};
-  url.searchParams.forEach((v, k) => (query[k] = k in query ? `${query[k]},${v}` : v));
-  const isText = body.length === 0 || /json|text|x-www-form-urlencoded/.test(headers['content-type'] ?? 'application/json');
+  const query = dict<string>();
+  // Repeated keys are joined with commas, as API Gateway's payload 2.0 does.
+  url.searchParams.forEach((v, k) => (query[k] = Object.hasOwn(query, k) ? `${query[k]},${v}` : v));
+  // A text body that is not UTF-8 is passed base64-encoded, as API Gateway passes binary, so validation can refuse it.
+  const isText = body.length === 0 || (/json|text|x-www-form-urlencoded/.test(headers['content-type'] ?? 'application/json') && isUtf8(body));
   const now = new Date();
   const event: APIGatewayProxyEventV2 = {
     version: '2.0',
@@ -51,9 +56,25 @@ export function toApiEvent(
   return { event, group: (match?.op as Partial<RegisteredOperation> | undefined)?.group ?? 'meta', match };
 }
 
-/** A Lambda `Context` for one local invocation. */
-export function localContext(functionName: string, requestId: string = randomUUID()): Context {
-  const deadline = Date.now() + 29_000;
+/**
+ * The URL of a request target: origin-form (`/path?query`) or absolute-form (RFC 9112 §3.2). A target the
+ * URL parser refuses (e.g. `//[`) becomes `/`, which no operation serves: 404, never a crash.
+ */
+export function requestUrl(target = '/'): URL {
+  try {
+    return target.startsWith('/') ? new URL(`http://localhost${target}`) : new URL(target);
+  } catch {
+    return new URL('http://localhost/');
+  }
+}
+
+/**
+ * A Lambda `Context` for one local invocation.
+ * @param timeoutMs what `getRemainingTimeInMillis` counts down from (default 29 s, the API's limit); middy ends the
+ *   handler with a `TimeoutError` just before it runs out
+ */
+export function localContext(functionName: string, requestId: string = randomUUID(), timeoutMs = 29_000): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,

@@ -7,7 +7,8 @@
  */
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { S3Event } from 'aws-lambda';
+import type { Context, S3Event } from 'aws-lambda';
+import { invokeLocally } from '#lib/local/invoke';
 import { startLocalSmtp, type LocalSmtp } from '#lib/local/smtp-sink';
 import { startLocalScheduler, type LocalSchedulerPoller } from '#lib/local/scheduler';
 import { putObject } from '#ports/blob-store';
@@ -56,7 +57,7 @@ export function inboundMailRecords(event: S3Event): S3Event | undefined {
 /** Hands an S3 notification of received mail to the real `functions/inbound-email` handler. */
 export async function invokeInboundEmail(event: S3Event): Promise<unknown> {
   const { handler } = await import('#functions/inbound-email/handler');
-  return handler(event);
+  return invokeLocally(handler as (e: S3Event, c: Context) => Promise<unknown>, event, 'inbound-email');
 }
 
 /**

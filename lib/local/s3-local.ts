@@ -11,6 +11,8 @@ import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import type { S3Event } from 'aws-lambda';
 import { freePort } from '#lib/local/dynamodb-local';
+import { logger } from '#observability/powertools';
+import { invokeLocally } from '#lib/local/invoke';
 
 /** The bucket the local runtime and tests use unless told otherwise. */
 export const LOCAL_DOCUMENTS_BUCKET = 'tcs-documents';
@@ -79,7 +81,7 @@ export async function startLocalS3(opts: LocalS3Options): Promise<LocalS3> {
       .then(() => opts.onObjectCreated!(notification))
       .then(
         () => undefined,
-        (err) => console.error(JSON.stringify({ level: 'error', source: 's3-local', message: 'ObjectCreated handler failed', error: err instanceof Error ? err.message : String(err) })),
+        (err: unknown) => logger.error('ObjectCreated handler failed', { source: 's3-local', error: err }),
       )
       .finally(() => inFlight.delete(run));
     inFlight.add(run);
@@ -115,5 +117,5 @@ let uploadedHandler: Promise<(event: S3Event) => Promise<unknown>> | undefined;
 export async function invokeDocumentUploaded(event: S3Event): Promise<unknown> {
   const specifier = '#functions/document-uploaded/handler';
   uploadedHandler ??= import(specifier).then((m) => m.handler).catch((err) => ((uploadedHandler = undefined), Promise.reject(err)));
-  return (await uploadedHandler)(event);
+  return invokeLocally(await uploadedHandler, event, 'document-uploaded');
 }

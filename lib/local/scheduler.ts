@@ -6,6 +6,8 @@
 import type { ScheduleTarget } from '#ports/scheduler';
 import { dueLocalSchedules, recordLocalRun } from '#ports/scheduler/local-store';
 import { clockNow } from '#ports/clock';
+import type { Context } from 'aws-lambda';
+import { invokeLocally } from '#lib/local/invoke';
 
 export interface LocalSchedulerPoller {
   /** Fires every due schedule now (tests call it after moving the clock). @returns how many ran */
@@ -13,10 +15,12 @@ export interface LocalSchedulerPoller {
   stop(): Promise<void>;
 }
 
-type TargetHandler = (payload: Record<string, unknown>) => Promise<unknown>;
+type TargetHandler = (payload: Record<string, unknown>, context: Context) => Promise<unknown>;
 
-const targets: Record<ScheduleTarget, () => Promise<TargetHandler>> = {
-  'scheduled-send': () => import('#functions/scheduled-send/handler').then((m) => m.handler as unknown as TargetHandler),
+/** Each target's handler, invoked as its own local invocation (as EventBridge Scheduler invokes the function). */
+const targets: Record<ScheduleTarget, () => Promise<(payload: Record<string, unknown>) => Promise<unknown>>> = {
+  'scheduled-send': () =>
+    import('#functions/scheduled-send/handler').then((m) => (payload: Record<string, unknown>) => invokeLocally(m.handler as unknown as TargetHandler, payload, 'scheduled-send')),
 };
 
 /**

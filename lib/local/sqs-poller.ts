@@ -14,6 +14,8 @@ import {
   type MessageAttributeValue,
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import { logger } from '#observability/powertools';
+import { invokeLocally } from '#lib/local/invoke';
 
 export interface SqsPollerOptions {
   /** Queue to poll; its origin is the endpoint unless `endpoint` or `client` is given. */
@@ -32,7 +34,7 @@ export interface SqsPollerOptions {
   endpoint?: string;
   /** A ready client (overrides `endpoint`). */
   client?: SQSClient;
-  /** Error sink (default `console.error`). */
+  /** Error sink (default: an ERROR line of the Powertools logger, `source: sqs-poller`). */
   log?: (message: string, err?: unknown) => void;
 }
 
@@ -54,7 +56,7 @@ export function startSqsPoller(opts: SqsPollerOptions): SqsPoller {
   if (!Number.isInteger(waitTimeSeconds) || waitTimeSeconds < 0 || waitTimeSeconds > 20)
     throw new RangeError(`waitTimeSeconds must be 0–20, got ${waitTimeSeconds}`);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
-  const log = opts.log ?? ((message: string, err?: unknown) => console.error(`[sqs-poller] ${message}`, err ?? ''));
+  const log = opts.log ?? ((message: string, err?: unknown) => logger.error(message, { source: 'sqs-poller', ...(err !== undefined && { error: err }) }));
   const ownClient = !opts.client;
   const client =
     opts.client ??
@@ -190,5 +192,5 @@ let deliveryHandler: Promise<(event: SQSEvent) => Promise<SQSBatchResponse>> | u
 export async function invokeWebhookDelivery(event: SQSEvent): Promise<SQSBatchResponse> {
   const specifier = '#functions/webhook-delivery/handler';
   deliveryHandler ??= import(specifier).then((m) => m.handler).catch((err) => ((deliveryHandler = undefined), Promise.reject(err)));
-  return (await deliveryHandler)(event);
+  return invokeLocally(await deliveryHandler, event, 'webhook-delivery');
 }

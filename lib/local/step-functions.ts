@@ -46,6 +46,8 @@ import {
 } from '#functions/extraction-steps/step';
 import { getObjectBytes } from '#ports/blob-store';
 import { registerLocalWorkflowRunner, type ExtractionWorkflowInput } from '#ports/workflow';
+import { logger } from '#observability/powertools';
+import { invokeLocally } from '#lib/local/invoke';
 
 /** The function behind each task of the state machine (what `taskResourceLocalHandlers` calls). */
 export interface ExtractionTaskHandlers {
@@ -157,7 +159,7 @@ export async function runLocalExtraction(
   for (const step of EXTRACTION_STEPS) {
     const run = stepHandler(step, handlers[step] as (input: unknown) => Promise<unknown>);
     byArn.set(localStepArn(step), async (taskInput) => {
-      const out = await run(taskInput);
+      const out = await invokeLocally(run, taskInput, `extraction-${step}`);
       if (step === 'extractFields' || step === 'markFailed') jobSettled = true;
       return (out ?? {}) as Json;
     });
@@ -189,11 +191,9 @@ export async function runLocalExtraction(
     const cause = err instanceof ExecutionError && err.cause instanceof Error ? err.cause : err instanceof Error ? err : new Error(String(err));
     if (!jobSettled) {
       // The job never reached ExtractFields/MarkFailed's end: record the failure now (→ internal_error).
-      await stepHandler('markFailed', handlers.markFailed)({ orgId: input.orgId, jobId: input.jobId, error: { Error: cause.name, Cause: cause.message } }).catch(
-        (e: unknown) =>
-          console.error(
-            JSON.stringify({ level: 'error', msg: 'local extraction: could not mark the job failed', orgId: input.orgId, jobId: input.jobId, error: e instanceof Error ? e.message : String(e) }),
-          ),
+      const failure = { orgId: input.orgId, jobId: input.jobId, error: { Error: cause.name, Cause: cause.message } };
+      await invokeLocally(stepHandler('markFailed', handlers.markFailed), failure, 'extraction-markFailed').catch((e: unknown) =>
+        logger.error('local extraction: could not mark the job failed', { source: 'step-functions', orgId: input.orgId, jobId: input.jobId, error: e }),
       );
     }
     return { status: 'FAILED', states, error: cause.name, cause: cause.message };
@@ -288,7 +288,7 @@ export function startLocalExtractionRunner(options: LocalExtractionRunnerOptions
         const h = await handlersOnce();
         for (const item of abandoned) {
           const error = { Error: 'internal_error', Cause: 'The local runtime stopped before this extraction started.' };
-          await stepHandler('markFailed', h.markFailed)({ orgId: item.input.orgId, jobId: item.input.jobId, error }).catch(() => undefined);
+          await invokeLocally(stepHandler('markFailed', h.markFailed), { orgId: item.input.orgId, jobId: item.input.jobId, error }, 'extraction-markFailed').catch(() => undefined);
           settle(item, { status: 'FAILED', states: [], error: error.Error, cause: error.Cause });
         }
       }

@@ -22,6 +22,8 @@ import {
   type ShardIteratorType,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { logger } from '#observability/powertools';
+import { invokeLocally } from '#lib/local/invoke';
 
 export interface StreamPollerOptions {
   /** DynamoDB Local endpoint (it serves the Streams API too). */
@@ -41,7 +43,7 @@ export interface StreamPollerOptions {
   describeIntervalMs?: number;
   /** Which records reach `invoke` (default `isOutboxInsert`, the deployed mapping's filter). */
   filter?: (record: DynamoDBRecord) => boolean;
-  /** Error sink (default `console.error`). */
+  /** Error sink (default: an ERROR line of the Powertools logger, `source: stream-poller`). */
   log?: (message: string, err?: unknown) => void;
 }
 
@@ -102,7 +104,7 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     describeIntervalMs = 5000,
     filter = isOutboxInsert,
   } = opts;
-  const log = opts.log ?? ((message: string, err?: unknown) => console.error(`[stream-poller] ${message}`, err ?? ''));
+  const log = opts.log ?? ((message: string, err?: unknown) => logger.error(message, { source: 'stream-poller', ...(err !== undefined && { error: err }) }));
   const config = { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
   const ddb = new DynamoDBClient(config);
   const streams = new DynamoDBStreamsClient(config);
@@ -372,5 +374,5 @@ let fanoutHandler: Promise<(event: DynamoDBStreamEvent) => Promise<DynamoDBBatch
 export async function invokeWebhookFanout(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const specifier = '#functions/webhook-fanout/handler';
   fanoutHandler ??= import(specifier).then((m) => m.handler).catch((err) => ((fanoutHandler = undefined), Promise.reject(err)));
-  return (await fanoutHandler)(event);
+  return invokeLocally(await fanoutHandler, event, 'webhook-fanout');
 }

@@ -61,7 +61,11 @@ export interface Principal {
 
 export class KeyRejected extends Error {}
 export class KeyRateLimited extends Error {
-  constructor(readonly bucket: Bucket) {
+  /** @param orgId the key's organization (the 429 is logged under it) */
+  constructor(
+    readonly bucket: Bucket,
+    readonly orgId: string,
+  ) {
     super(`rate limited (${bucket})`);
   }
 }
@@ -184,7 +188,7 @@ export async function authenticateAndCount(value: string, bucket: Bucket, operat
       old = err.Item ? (unmarshall(err.Item) as ApiKeyItem) : undefined;
     }
     if (!old || old.revokedAt) throw new KeyRejected();
-    if (old.rlWin === minute) throw new KeyRateLimited(bucket);
+    if (old.rlWin === minute) throw new KeyRateLimited(bucket, old.orgId);
     const rolled = await rollWindow(old, minute, bucket, operationId);
     if (rolled) return toPrincipal(rolled);
     // Another request rolled the window first: count on the fast path again.

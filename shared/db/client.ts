@@ -1,9 +1,10 @@
 /**
  * The DynamoDB document client, created once per process (module scope, reused across invocations).
- * Configuration comes from the environment: `TABLE_NAME`; `DYNAMODB_ENDPOINT` only for DynamoDB Local.
+ * Captured by the Tracer when tracing is on. Configuration comes from the environment: `TABLE_NAME`; `DYNAMODB_ENDPOINT` only for DynamoDB Local.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { traced } from '#observability/powertools';
 
 let doc: DynamoDBDocumentClient | undefined;
 
@@ -11,7 +12,7 @@ let doc: DynamoDBDocumentClient | undefined;
 export function db(): DynamoDBDocumentClient {
   if (!doc) {
     const endpoint = process.env.DYNAMODB_ENDPOINT;
-    const base = new DynamoDBClient(
+    const base = traced(new DynamoDBClient(
       endpoint
         ? {
             endpoint,
@@ -19,7 +20,7 @@ export function db(): DynamoDBDocumentClient {
             credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
           }
         : {},
-    );
+    ));
     doc = DynamoDBDocumentClient.from(base, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     });

@@ -1,44 +1,36 @@
 /**
- * Contacts and their links to deals. A contact: `PK = ORG#<orgId>#CONTACT#<contactId>`, `SK = CONTACT`,
- * listed by GSI1 `ORG#<orgId>#CONTACTS` / `<lower-cased display name>#<contactId>`. A link of a contact to
- * a deal lives in the deal's item collection, `PK = ORG#<orgId>#TXN#<txnId>`, `SK = CONTACT#<contactId>`,
- * with the role and a snapshot of the contact's name and channels, so reading a deal (one `Query`) shows
- * its parties.
+ * Contacts, their email claims and their links to deals.
+ * - Contact: `PK = ORG#<orgId>#CONTACT#<contactId>`, `SK = CONTACT`, with a `version` (optimistic concurrency) and a
+ *   lower-cased `searchText`; listed by name through GSI1 `ORG#<orgId>#CONTACTS` / `<lower-cased name>#<contactId>`.
+ * - Email claim: `PK = ORG#<orgId>#CONTACTEMAIL#<lower-cased email>`, `SK = CONTACTEMAIL` → the contact holding that
+ *   address, written with the contact, so an organization has at most one contact per email address.
+ * - Link of a contact to a deal with a role, in the deal's item collection: `PK = ORG#<orgId>#TXN#<txnId>`,
+ *   `SK = CONTACT#<contactId>#<role>` (one link per contact and role; a dual agent has two), with the role, whether it
+ *   is the role's primary, and a snapshot of the contact's name and channels (`contactVersion` says which version), so
+ *   reading a deal (one `Query`) shows its parties. Listed per contact through GSI1
+ *   `ORG#<orgId>#CONTACT#<contactId>#DEALS` / `<linkedAt>#<txnId>#<role>`.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '#db/client';
 import { txnPk } from '#db/keys';
-import type { TransactItem } from '#db/transact';
+import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transact';
 import { outboxPut, type Actor } from '#events/outbox';
 import { NotFound } from '#domain/errors';
+import { CONTACT_ROLES } from '#domain/contact-roles';
+import { contactSearchText, contactSearchTerm, type ContactFields, type ContactType } from '#domain/contact-fields';
 
-/** The built-in roles (spec "Contact": roles match exactly on the role name). */
-export const CONTACT_ROLES = ['Buyer', 'Seller', "Buyer's Agent", 'Listing Agent', 'Escrow Officer / Title'] as const;
+export { CONTACT_ROLES, type BuiltInRole as ContactRole } from '#domain/contact-roles';
+export type { ContactType } from '#domain/contact-fields';
 
-/** A built-in role name. */
-export type ContactRole = (typeof CONTACT_ROLES)[number];
-
-/** A contact is a person or a company (e.g. the title company). */
-export type ContactType = 'person' | 'company';
-
-/** A contact of the organization. */
-export interface Contact {
+/** A contact of the organization. Times are ISO 8601. */
+export interface Contact extends ContactFields {
   id: string;
-  type: ContactType;
-  /** People: first and last name; companies: null. */
-  firstName: string | null;
-  lastName: string | null;
-  /** Display name: a person's full name or a company's name. */
-  name: string;
-  email: string | null;
-  phone: string | null;
-  /** A person's company (e.g. the agent's brokerage); a company's own name. */
-  company: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-/** A contact linked to a deal with a role, as the deal shows it. */
+/** A contact linked to a deal with a role, as the deal shows it (name and channels are a snapshot of the contact). */
 export interface TransactionContact {
   transactionId: string;
   contactId: string;
@@ -56,25 +48,33 @@ export interface TransactionContact {
 export const contactPk = (orgId: string, contactId: string) => `ORG#${orgId}#CONTACT#${contactId}`;
 /** GSI1 partition of the organization's contacts. */
 export const contactsGsi1 = (orgId: string) => `ORG#${orgId}#CONTACTS`;
+const contactKey = (orgId: string, contactId: string) => ({ PK: contactPk(orgId, contactId), SK: 'CONTACT' });
+const emailClaimKey = (orgId: string, email: string) => ({ PK: `ORG#${orgId}#CONTACTEMAIL#${email.toLowerCase()}`, SK: 'CONTACTEMAIL' });
+const linkKey = (orgId: string, l: Pick<TransactionContact, 'transactionId' | 'contactId' | 'role'>) => ({ PK: txnPk(orgId, l.transactionId), SK: `CONTACT#${l.contactId}#${l.role}` });
+const contactLinksGsi1 = (orgId: string, contactId: string) => `ORG#${orgId}#CONTACT#${contactId}#DEALS`;
+const LINK_PREFIX = 'CONTACT#';
 
-/** The contact item. */
-export const contactItem = (orgId: string, c: Contact) => ({
-  PK: contactPk(orgId, c.id),
-  SK: 'CONTACT',
+/** The contact item at `version` (0 when created). */
+export const contactItem = (orgId: string, c: Contact, version = 0) => ({
+  ...contactKey(orgId, c.id),
   entity: 'Contact',
   orgId,
   ...c,
+  version,
+  searchText: contactSearchText(c),
   GSI1PK: contactsGsi1(orgId),
   GSI1SK: `${c.name.toLowerCase()}#${c.id}`,
 });
 
-/** The link item in the deal's collection. */
-export const contactLinkItem = (orgId: string, link: TransactionContact) => ({
-  PK: txnPk(orgId, link.transactionId),
-  SK: `CONTACT#${link.contactId}`,
+/** The link item in the deal's collection, with the snapshot of contact version `contactVersion`. */
+export const contactLinkItem = (orgId: string, link: TransactionContact, contactVersion = 0) => ({
+  ...linkKey(orgId, link),
   entity: 'TransactionContact',
   orgId,
   ...link,
+  contactVersion,
+  GSI1PK: contactLinksGsi1(orgId, link.contactId),
+  GSI1SK: `${link.linkedAt}#${link.transactionId}#${link.role}`,
 });
 
 /** A contact from its item. */
@@ -113,27 +113,37 @@ export function splitName(name: string): { firstName: string | null; lastName: s
   return { firstName: words.slice(0, -suffix).join(' '), lastName: words.slice(-suffix).join(' ') };
 }
 
+/** The conditional `Put` claiming `email` for the contact (fails when another contact holds it). */
+const emailClaimPut = (orgId: string, email: string, contactId: string): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: { ...emailClaimKey(orgId, email), entity: 'ContactEmail', orgId, email: email.toLowerCase(), contactId },
+    ConditionExpression: 'attribute_not_exists(PK) OR contactId = :c',
+    ExpressionAttributeValues: { ':c': contactId },
+  },
+});
+
+/** True when `item` is the email claim of a contact write (its failed condition means the address is taken). */
+export const isEmailClaim = (item: TransactItem | undefined): boolean => item?.Put?.Item?.entity === 'ContactEmail';
+
+/** The id of the organization's contact holding `email` (case-insensitive), or undefined. */
+export async function findContactIdByEmail(orgId: string, email: string): Promise<string | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: emailClaimKey(orgId, email), ConsistentRead: true }));
+  return out.Item?.contactId;
+}
+
 /**
- * The writes that create a contact and emit `contact.created`, plus (with `link`) its link to a deal with
- * a role. For the caller's transaction (the deal's existence is the caller's condition).
+ * The writes that create a contact (with its email claim) and emit `contact.created`, plus (with `link`) its link to
+ * a deal with a role. For the caller's transaction (the deal's existence is the caller's condition; a failed email
+ * claim, see `isEmailClaim`, means another contact has the address).
  */
 export function contactCreateItems(actor: Actor, contact: Contact, link?: { transactionId: string; role: string; isPrimary?: boolean }, now = new Date()): TransactItem[] {
   const items: TransactItem[] = [
     { Put: { TableName: tableName(), Item: contactItem(actor.orgId, contact), ConditionExpression: 'attribute_not_exists(PK)' } },
   ];
+  if (contact.email) items.push(emailClaimPut(actor.orgId, contact.email, contact.id));
   if (link) {
-    const l: TransactionContact = {
-      transactionId: link.transactionId,
-      contactId: contact.id,
-      role: link.role,
-      isPrimary: link.isPrimary ?? false,
-      type: contact.type,
-      name: contact.name,
-      email: contact.email,
-      phone: contact.phone,
-      company: contact.company,
-      linkedAt: now.toISOString(),
-    };
+    const l: TransactionContact = { ...snapshotOf(contact), transactionId: link.transactionId, contactId: contact.id, role: link.role, isPrimary: link.isPrimary ?? false, linkedAt: now.toISOString() };
     items.push({ Put: { TableName: tableName(), Item: contactLinkItem(actor.orgId, l), ConditionExpression: 'attribute_not_exists(SK)' } });
   }
   items.push(
@@ -153,7 +163,166 @@ export function contactCreateItems(actor: Actor, contact: Contact, link?: { tran
  * @throws NotFound when absent or another organization's
  */
 export async function getContact(orgId: string, contactId: string): Promise<Contact> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: contactPk(orgId, contactId), SK: 'CONTACT' } }));
-  if (!out.Item) throw new NotFound('Contact');
-  return toContact(out.Item);
+  return (await getVersionedContact(orgId, contactId)).contact;
 }
+
+/**
+ * The contact and its version (a strongly consistent read, for a write planned from it).
+ * @throws NotFound when absent or another organization's
+ */
+export async function getVersionedContact(orgId: string, contactId: string): Promise<{ contact: Contact; version: number }> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: contactKey(orgId, contactId), ConsistentRead: true }));
+  if (!out.Item) throw new NotFound('Contact');
+  return { contact: toContact(out.Item), version: Number(out.Item.version ?? 0) };
+}
+
+/** Condition on the contact's version as read: `version = <expected>` (contacts written before versions count as 0). */
+function versionCondition(expected: number) {
+  return expected === 0
+    ? { ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(version) OR version = :v)', ExpressionAttributeValues: { ':v': 0 } }
+    : { ConditionExpression: 'attribute_exists(PK) AND version = :v', ExpressionAttributeValues: { ':v': expected } };
+}
+
+/** A `ConditionCheck` that the contact is still at `version` (a link's snapshot is then current). */
+export const contactVersionCheck = (orgId: string, contactId: string, version: number): TransactItem => ({
+  ConditionCheck: { TableName: tableName(), Key: contactKey(orgId, contactId), ...versionCondition(version) },
+});
+
+/**
+ * The writes that replace the contact `before` (read at `version`) by `after` at `version + 1`, moving its email
+ * claim when the address changes. The first item fails when the contact changed since it was read; a failed
+ * email claim (`isEmailClaim`) means another contact has the new address.
+ */
+export function contactUpdateItems(orgId: string, before: Contact, after: Contact, version: number): TransactItem[] {
+  const items: TransactItem[] = [{ Put: { TableName: tableName(), Item: contactItem(orgId, after, version + 1), ...versionCondition(version) } }];
+  const was = before.email?.toLowerCase() ?? null;
+  const next = after.email?.toLowerCase() ?? null;
+  if (next && next !== was) items.push(emailClaimPut(orgId, next, after.id));
+  if (was && next !== was) {
+    items.push({ Delete: { TableName: tableName(), Key: emailClaimKey(orgId, was), ConditionExpression: 'attribute_not_exists(PK) OR contactId = :c', ExpressionAttributeValues: { ':c': after.id } } });
+  }
+  return items;
+}
+
+/** A contact's fields as a link snapshots them. */
+const snapshotOf = (c: Contact) => ({ type: c.type, name: c.name, email: c.email, phone: c.phone, company: c.company });
+
+/** The `Update` that refreshes a link's snapshot to `contact` at `version`, unless it already holds a newer one. */
+function linkSnapshotUpdate(orgId: string, link: TransactionContact, contact: Contact, version: number) {
+  const s = snapshotOf(contact);
+  return {
+    TableName: tableName(),
+    Key: linkKey(orgId, link),
+    UpdateExpression: 'SET #type = :type, #name = :name, email = :email, phone = :phone, company = :company, contactVersion = :cv',
+    ConditionExpression: 'attribute_exists(SK) AND (attribute_not_exists(contactVersion) OR contactVersion < :cv)',
+    ExpressionAttributeNames: { '#type': 'type', '#name': 'name' },
+    ExpressionAttributeValues: { ':type': s.type, ':name': s.name, ':email': s.email, ':phone': s.phone, ':company': s.company, ':cv': version },
+  };
+}
+
+/**
+ * Commits `contactWrites` (from `contactUpdateItems`) together with the refresh of as many of the contact's deal
+ * links as fit in the same transaction, then refreshes the remaining links one by one. A link already holding a newer
+ * snapshot (a later update got there first) is left alone.
+ * @param version the contact's new version
+ * @param onConditionFailed maps a failed condition of the transaction (by item index) to the error to throw
+ */
+export async function commitContactUpdate(
+  orgId: string,
+  contactWrites: TransactItem[],
+  contact: Contact,
+  version: number,
+  links: TransactionContact[],
+  onConditionFailed: (index: number, items: TransactItem[]) => Error,
+): Promise<void> {
+  const room = MAX_TRANSACT_ITEMS - contactWrites.length;
+  const items = [...contactWrites, ...links.slice(0, room).map((l) => ({ Update: linkSnapshotUpdate(orgId, l, contact, version) }))];
+  await transactWrite(items, (index) => onConditionFailed(index, items));
+  for (const link of links.slice(room)) {
+    try {
+      await db().send(new UpdateCommand(linkSnapshotUpdate(orgId, link, contact, version)));
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+  }
+}
+
+/**
+ * A page of the organization's contacts sorted by name (GSI1), optionally filtered by `q` (names, email, company,
+ * phone digits; see `contactSearchTerm`) and `type`. Reads only as far as the requested page plus one item.
+ * @param opts page is 1-based
+ */
+export async function listContacts(orgId: string, opts: { q?: string; type?: ContactType; page: number; pageSize: number }) {
+  const wanted = opts.page * opts.pageSize + 1;
+  const term = contactSearchTerm(opts.q);
+  const values: Record<string, unknown> = { ':pk': contactsGsi1(orgId) };
+  const filters: string[] = [];
+  if (term) (filters.push('contains(searchText, :q)'), (values[':q'] = term));
+  if (opts.type) (filters.push('#type = :type'), (values[':type'] = opts.type));
+  const input: QueryCommandInput = {
+    TableName: tableName(),
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: values,
+    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : { Limit: wanted }),
+    ...(opts.type ? { ExpressionAttributeNames: { '#type': 'type' } } : {}),
+  };
+  const found = await queryUpTo(input, wanted);
+  const start = (opts.page - 1) * opts.pageSize;
+  return { data: found.slice(start, start + opts.pageSize).map(toContact), page: opts.page, pageSize: opts.pageSize, hasMore: found.length > start + opts.pageSize };
+}
+
+/** Reads pages of `input` until `wanted` items (after filtering) are in hand or the index is exhausted. */
+async function queryUpTo(input: QueryCommandInput, wanted: number): Promise<Record<string, any>[]> {
+  const found: Record<string, any>[] = [];
+  let ExclusiveStartKey: Record<string, any> | undefined;
+  do {
+    const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey }));
+    found.push(...(out.Items ?? []));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey && found.length < wanted);
+  return found;
+}
+
+/**
+ * The contact's links to deals, most recently linked first (GSI1).
+ * @param limit at most this many links; all when omitted
+ */
+export async function listContactLinks(orgId: string, contactId: string, limit?: number): Promise<TransactionContact[]> {
+  const input: QueryCommandInput = {
+    TableName: tableName(),
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': contactLinksGsi1(orgId, contactId) },
+    ScanIndexForward: false,
+    ...(limit === undefined ? {} : { Limit: limit }),
+  };
+  const items = await queryUpTo(input, limit ?? Number.POSITIVE_INFINITY);
+  return items.slice(0, limit).map(toTransactionContact);
+}
+
+/** A deal's contact links in display order (`compareTransactionContacts`), read strongly consistent. */
+export async function listDealContacts(orgId: string, transactionId: string): Promise<TransactionContact[]> {
+  const items = await queryUpTo(
+    { TableName: tableName(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)', ExpressionAttributeValues: { ':pk': txnPk(orgId, transactionId), ':sk': LINK_PREFIX }, ConsistentRead: true },
+    Number.POSITIVE_INFINITY,
+  );
+  return items.map(toTransactionContact).sort(compareTransactionContacts);
+}
+
+/** The `Put` of a new link carrying the snapshot of `contact` at `version` (fails when the link exists). */
+export function linkCreatePut(orgId: string, link: Omit<TransactionContact, keyof ReturnType<typeof snapshotOf>>, contact: Contact, version: number): TransactItem {
+  const item = contactLinkItem(orgId, { ...link, ...snapshotOf(contact) }, version);
+  return { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(SK)' } };
+}
+
+/** The `Update` that sets whether an existing link is its role's primary (fails when the link is gone). */
+export const linkPrimaryUpdate = (orgId: string, link: TransactionContact, isPrimary: boolean): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: linkKey(orgId, link),
+    UpdateExpression: 'SET isPrimary = :p',
+    ConditionExpression: 'attribute_exists(SK)',
+    ExpressionAttributeValues: { ':p': isPrimary },
+  },
+});

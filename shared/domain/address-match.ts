@@ -4,12 +4,12 @@
  * then scores token overlap with the house number weighted most, since "1207 Oak" should beat "Oak".
  */
 
-const SUFFIXES: Record<string, string> = {
+const SUFFIXES = new Map(Object.entries({
   st: 'street', str: 'street', ave: 'avenue', av: 'avenue', blvd: 'boulevard', dr: 'drive', rd: 'road',
   ln: 'lane', ct: 'court', cir: 'circle', pl: 'place', pkwy: 'parkway', hwy: 'highway', trl: 'trail',
   ter: 'terrace', cv: 'cove', sq: 'square', way: 'way', xing: 'crossing', pt: 'point', lp: 'loop',
-};
-const DIRECTIONS: Record<string, string> = { n: 'north', s: 'south', e: 'east', w: 'west', ne: 'northeast', nw: 'northwest', se: 'southeast', sw: 'southwest' };
+}));
+const DIRECTIONS = new Map(Object.entries({ n: 'north', s: 'south', e: 'east', w: 'west', ne: 'northeast', nw: 'northwest', se: 'southeast', sw: 'southwest' }));
 const UNIT = new Set(['apt', 'unit', 'ste', 'suite', '#']);
 
 /** Lower-case tokens with suffixes and directionals spelled out and unit words dropped. */
@@ -19,7 +19,8 @@ export function addressTokens(text: string): string[] {
     .replace(/[.,#]/g, ' ')
     .split(/\s+/)
     .filter((t) => t && !UNIT.has(t))
-    .map((t) => SUFFIXES[t] ?? DIRECTIONS[t] ?? t);
+    // Maps, not object lookups: a token such as `constructor` must stay itself.
+    .map((t) => SUFFIXES.get(t) ?? DIRECTIONS.get(t) ?? t);
 }
 
 /**

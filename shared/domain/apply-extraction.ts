@@ -5,6 +5,8 @@
  * that follow key dates.
  */
 import { addDays } from '#domain/calendar';
+import { dict, own } from '#domain/dict';
+import { calendarDateOf } from '#domain/iso-dates';
 import { computeKeyDates } from '#domain/extraction/key-dates';
 import type { ComputedKeyDate, ContractFieldName, ContractFields, ExtractedField, ExtractionResult, FinancingType } from '#domain/extraction/types';
 
@@ -56,12 +58,6 @@ export const KEY_DATE_INPUTS: ReadonlySet<ContractFieldName> = new Set<ContractF
   'optionFee',
 ]);
 
-function isRealDate(d: string): boolean {
-  const [y, m, day] = d.split('-').map(Number);
-  const dt = new Date(Date.UTC(y, m - 1, day));
-  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === day;
-}
-
 /** Validates one override value. @returns the normalized value, or an error message */
 function parseValue(kind: FieldKind, v: unknown): { value: unknown } | { error: string } {
   if (v === null) return { value: null };
@@ -91,8 +87,9 @@ function parseValue(kind: FieldKind, v: unknown): { value: unknown } | { error: 
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 365) return { error: 'must be a whole number of days from 0 to 365, or null' };
       return { value: v };
     case 'date': {
-      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(v) || !isRealDate(v.slice(0, 10))) return { error: 'must be a calendar date YYYY-MM-DD or null' };
-      return { value: v.slice(0, 10) };
+      const date = typeof v === 'string' ? calendarDateOf(v) : undefined;
+      if (!date) return { error: 'must be a calendar date YYYY-MM-DD or null' };
+      return { value: date };
     }
     case 'boolean':
       if (typeof v !== 'boolean') return { error: 'must be true, false or null' };
@@ -104,14 +101,16 @@ function parseValue(kind: FieldKind, v: unknown): { value: unknown } | { error: 
 }
 
 /**
- * Validates `overrides` (contract field name → value; null clears a field).
- * @returns the normalized values and, per bad entry, `overrides.<name>` → message (empty when valid)
+ * Validates `overrides` (contract field name → value; null clears a field). Names are looked up as own keys
+ * only, so `constructor`, `toString` or `__proto__` are "not a contract field", never a crash or a stored field.
+ * @returns the normalized values (a prototype-less object) and, per bad entry, `overrides.<name>` → message
+ *   (empty when valid)
  */
 export function parseOverrides(raw: Record<string, unknown> | null | undefined): { values: Partial<Record<ContractFieldName, unknown>>; errors: Record<string, string> } {
-  const values: Partial<Record<ContractFieldName, unknown>> = {};
-  const errors: Record<string, string> = {};
+  const values: Partial<Record<ContractFieldName, unknown>> = dict();
+  const errors = dict<string>();
   for (const [name, v] of Object.entries(raw ?? {})) {
-    const kind = CONTRACT_FIELD_KINDS[name as ContractFieldName];
+    const kind = own(CONTRACT_FIELD_KINDS, name);
     if (!kind) {
       errors[`overrides.${name}`] = 'is not a contract field';
       continue;
@@ -134,12 +133,12 @@ export function applyOverrides(fields: ContractFields, values: Partial<Record<Co
 
 /**
  * The key dates to write: the result's own when no override touches a key-date input; otherwise
- * recomputed from the merged fields (`computeKeyDates` with the form's standard terms: terms the extractor
- * read from the document's printed text, such as a title-company receipt date, are not available here).
+ * recomputed from the merged fields (`computeKeyDates` with the terms the extractor read from the document,
+ * kept on the result; a result stored before terms were kept gets the form's standard terms).
  */
 export function keyDatesAfterOverrides(result: ExtractionResult, fields: ContractFields, overridden: ContractFieldName[]): ComputedKeyDate[] {
   if (!overridden.some((n) => KEY_DATE_INPUTS.has(n))) return result.keyDates;
-  return computeKeyDates(fields, result.formType).keyDates;
+  return computeKeyDates(fields, result.formType, result.terms).keyDates;
 }
 
 /** A deal's property address from the fields; undefined without a street. */

@@ -113,11 +113,11 @@ export function classifyDocument(declared: string | null | undefined, fileName: 
 }
 
 /**
- * The type an extraction result implies, or undefined: a recognized TREC 20-18 (One to Four Family
- * Residential Contract (Resale)) is the purchase contract.
+ * The type an extraction result implies, or undefined: every form the extractor recognizes (TREC 20-18 and
+ * the other TREC contracts, Colorado CBS1) is a purchase contract; `generic` implies nothing.
  */
 export const typeFromExtraction = (formType: string | null | undefined): DocumentType | undefined =>
-  formType === 'TREC 20-18' ? 'purchase_contract' : undefined;
+  formType && formType !== 'generic' ? 'purchase_contract' : undefined;
 
 /** What the latest applied extraction says about the deal (null fields: unknown). */
 export interface AppliedContractFacts {

@@ -3,6 +3,7 @@
  * entering a status does to a deal (creates tasks, sets or shifts key dates). Pure rules, no I/O.
  */
 import { addDays } from '#domain/calendar';
+import { dict } from '#domain/dict';
 
 /** `closed` statuses emit `transaction.closed`; `cancelled` and `closed` end a deal. */
 export type StatusCategory = 'prospect' | 'active' | 'pending' | 'closed' | 'cancelled';
@@ -96,7 +97,8 @@ export interface PlannedKeyDateShift {
 export function planCascade(status: StatusDefinition, keyDates: Record<string, string>, today: string) {
   const tasks: PlannedTask[] = [];
   const shifts: PlannedKeyDateShift[] = [];
-  const dates = { ...keyDates };
+  // Prototype-less: a key-date type such as `toString` (a valid token) must not find an inherited member.
+  const dates = Object.assign(dict<string>(), keyDates);
   for (const action of status.cascade) {
     if (action.type === 'shiftKeyDates') {
       for (const type of action.keyDateTypes) {

@@ -1,5 +1,5 @@
 /** Types shared by the request pipeline and the operation handlers. */
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { CatalogEntry, OperationInput, RegisteredOperation } from '#api/operation';
 import type { Principal } from '#db/api-keys';
 
@@ -22,11 +22,15 @@ export interface OperationResult {
   headers?: Record<string, string>;
 }
 
-/** State the middlewares pass along on middy's `request.internal`. */
+/** State the middlewares pass along on middy's `request.internal` (under `pipeline`). */
 export interface PipelineState {
   op?: RegisteredOperation;
   principal?: Principal;
   input?: OperationInput;
   idempotencyPk?: string;
+  /** A stored response to replay (`Idempotency-Key` retry): the handler returns it instead of running. */
+  replay?: APIGatewayProxyStructuredResultV2;
+  /** `performance.now()` when the request entered the pipeline (ms), for the access log's latency. */
+  startedMs?: number;
   now: Date;
 }

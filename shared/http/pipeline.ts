@@ -1,6 +1,8 @@
 /**
  * Builds one resource group's Lambda handler: the named middleware chain (outermost first) of ARCHITECTURE.md
  * "Request pipeline", then the operation's own handler. A planned operation answers 501 `not_implemented`.
+ * The chain opens with the Powertools middlewares (trace, Lambda context on every log line, metrics flush) and
+ * the access log, so they see every request's outcome; no middleware returns early, so every `after` runs.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -13,6 +15,8 @@ import { resolveOperation } from '#http/middleware/resolve-operation';
 import { authenticate } from '#http/middleware/authenticate';
 import { validateInput } from '#http/middleware/validate-input';
 import { idempotency } from '#http/middleware/idempotency';
+import { accessLog } from '#http/middleware/access-log';
+import { observability } from '#observability/powertools';
 
 export type GroupHandler = middy.MiddyfiedHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>;
 
@@ -28,6 +32,8 @@ export interface GroupHandlerOptions {
  */
 export function groupHandler(group: LambdaGroup, ops: readonly RegisteredOperation[], options: GroupHandlerOptions = {}): GroupHandler {
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    .use(observability())
+    .use(accessLog())
     .use(errorEnvelope())
     .use(resolveOperation(group, ops))
     .use(authenticate())
@@ -35,6 +41,7 @@ export function groupHandler(group: LambdaGroup, ops: readonly RegisteredOperati
     .use(idempotency())
     .handler(async (event, context) => {
       const state = stateOfContext(context);
+      if (state.replay) return state.replay;
       const op = state.op!;
       if (!op.handler) throw new NotImplementedError(op.operationId, op.planned ?? 'no handler');
       const result = await op.handler(state.input!, {

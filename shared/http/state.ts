@@ -1,6 +1,8 @@
 /**
- * Per-request pipeline state. Middlewares read it from middy's `request.internal`; the final handler,
- * which middy calls with `(event, context)` only, finds the same object through the invocation context.
+ * Per-request pipeline state. Middlewares read it from middy's `request.internal.pipeline`; the final handler,
+ * which middy calls with `(event, context)` only, finds the same object through the invocation context. It is
+ * one object under one key because Powertools' middlewares replace `request.internal` with a copy (keeping its
+ * keys) to register their cleanup.
  */
 import type middy from '@middy/core';
 import type { Context } from 'aws-lambda';
@@ -10,7 +12,8 @@ const byContext = new WeakMap<object, PipelineState>();
 
 /** The state of a middy request (created on first use). */
 export function stateOf(request: middy.Request): PipelineState {
-  const state = request.internal as unknown as PipelineState;
+  const internal = request.internal as { pipeline?: PipelineState };
+  const state = (internal.pipeline ??= {} as PipelineState);
   byContext.set(request.context, state);
   return state;
 }

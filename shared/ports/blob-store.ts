@@ -18,6 +18,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { traced } from '#observability/powertools';
 
 /** s3rver's built-in access key pair (it refuses unknown access keys; it does not verify V4 signatures). */
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -27,18 +28,18 @@ let client: S3Client | undefined;
 /**
  * The shared S3 client. Checksums are computed only when an operation requires them: with the SDK's
  * default (`WHEN_SUPPORTED`) a presigned PUT would carry the CRC32 of an empty body and every upload to it
- * would be refused.
+ * would be refused. Captured by the Tracer when tracing is on.
  */
 export function s3(): S3Client {
   if (!client) {
     const endpoint = process.env.S3_ENDPOINT;
-    client = new S3Client({
+    client = traced(new S3Client({
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       ...(endpoint
         ? { endpoint, forcePathStyle: true, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { ...LOCAL_S3_CREDENTIALS } }
         : {}),
-    });
+    }));
   }
   return client;
 }
@@ -157,10 +158,14 @@ export async function deleteObject(key: string): Promise<void> {
   await s3().send(new DeleteObjectCommand({ Bucket: documentsBucket(), Key: key }));
 }
 
-/** `attachment; filename="<ascii>"; filename*=UTF-8''<percent-encoded>` (RFC 6266 §4.3, RFC 5987). */
+/**
+ * `attachment; filename="<ascii>"; filename*=UTF-8''<percent-encoded>` (RFC 6266 §4.3, RFC 5987). A name that is
+ * not well-formed Unicode (stored before the edge refused such names) has its lone surrogates replaced by
+ * U+FFFD, where `encodeURIComponent` would throw.
+ */
 export function contentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(fileName.toWellFormed()).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 

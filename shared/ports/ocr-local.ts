@@ -2,11 +2,14 @@
  * The local OCR adapter (local runtime, tests, benchmarks): pdf.js text layer for pages that have one, tesseract.js
  * on a 200 dpi rendering for image-only pages, both emitting Textract-shaped blocks (see `#ports/ocr`).
  *
- * Per page: `getTextContent()` → lines/words (`#ports/ocr/text-layer`, confidence 99, method `pdf-text`). A page
+ * Per page: `getTextContent()` → lines/words (`#ports/ocr/text-layer`, confidence 99, method `pdf-text`), less the
+ * words struck through by a drawn line or a StrikeOut annotation (`#ports/ocr/strikes`). A page
  * whose text layer has fewer than `minTextChars` (default 5) non-whitespace characters is treated as a scan:
  * rendered with pdf.js + @napi-rs/canvas and read by tesseract.js (`#ports/ocr/tesseract`, tesseract's own
- * confidences, method `tesseract`). One tesseract worker serves the process; call {@link terminateLocalOcr}
- * when done (tests, benchmarks, shutdown) — an idle worker does not keep the process alive.
+ * confidences, method `tesseract`). Pages are read in parallel, as many at a time as the tesseract pool has workers
+ * (one per core by default, `#ports/ocr/tesseract` `tesseractPoolSize`): while one page is recognized the next
+ * is rendered. Call {@link terminateLocalOcr} when done (tests, benchmarks, shutdown) — idle workers do not keep
+ * the process alive.
  *
  * Validation order: bytes (`empty_file`, `not_pdf`, `file_too_large`), then open (`corrupt_pdf`,
  * `encrypted_pdf` — a PDF with only an owner password opens and is read normally), then the page count
@@ -26,8 +29,9 @@ import {
   type OcrAnalyzeOptions,
 } from '#ports/ocr';
 import { openPdf, renderPage, type PDFDocumentProxy, type PDFPageProxy } from '#ports/ocr/pdfjs';
-import { DEFAULT_RECOGNIZE_TIMEOUT_MS, recognizeImage, terminateTesseract } from '#ports/ocr/tesseract';
+import { DEFAULT_RECOGNIZE_TIMEOUT_MS, recognizeImage, terminateTesseract, tesseractPoolSize } from '#ports/ocr/tesseract';
 import { textLayerLines, type TextLayerStyle } from '#ports/ocr/text-layer';
+import { dropStruckWords, strikeMarks } from '#ports/ocr/strikes';
 
 /** Settings of a local adapter. */
 export interface LocalOcrOptions {
@@ -87,7 +91,12 @@ export function createLocalOcr(options: LocalOcrOptions = {}): OcrAdapter {
         throw new ExtractionError('corrupt_pdf', `The text of page ${pageNumber} could not be read: ${(e as Error)?.message ?? e}`);
       }
       const chars = lines.reduce((n, l) => n + l.words.reduce((m, w) => m + w.text.replace(/\s/g, '').length, 0), 0);
-      if (chars >= minTextChars) return { blocks: buildPageBlocks(pageNumber, lines), method: 'pdf-text' };
+      if (chars >= minTextChars) {
+        // Struck-through words (a counter-offer's old value) are not text of the contract. Best effort: a page
+        // whose drawing cannot be read keeps all its words.
+        const marks = await strikeMarks(page).catch(() => []);
+        return { blocks: buildPageBlocks(pageNumber, dropStruckWords(lines, marks)), method: 'pdf-text' };
+      }
 
       let image;
       try {
@@ -109,19 +118,36 @@ export function createLocalOcr(options: LocalOcrOptions = {}): OcrAdapter {
       const doc = await openPdf(pdf);
       try {
         assertPageCount(doc.numPages, maxPages);
+        const pages = await mapLimit(doc.numPages, tesseractPoolSize(), (n) => readPage(doc, n));
         const blocks: Block[] = [];
         const methods: Record<number, OcrMethod> = {};
-        for (let n = 1; n <= doc.numPages; n++) {
-          const page = await readPage(doc, n);
+        pages.forEach((page, i) => {
           for (const b of page.blocks) blocks.push(b);
-          methods[n] = page.method;
-        }
+          methods[i + 1] = page.method;
+        });
         return { pageCount: doc.numPages, blocks, methods };
       } finally {
         await doc.destroy().catch(() => {});
       }
     },
   };
+}
+
+/**
+ * Runs `fn` for 1…`count`, at most `limit` at a time, and returns the results in order. The first rejection
+ * rejects the whole (pages still running finish on their own).
+ */
+async function mapLimit<T>(count: number, limit: number, fn: (n: number) => Promise<T>): Promise<T[]> {
+  const out = new Array<T>(count);
+  let next = 1;
+  const lane = async () => {
+    while (next <= count) {
+      const n = next++;
+      out[n - 1] = await fn(n);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, count)) }, lane));
+  return out;
 }
 
 /** The local adapter with default settings (200 dpi, 5-character text threshold, 120 s per OCR'd page). */

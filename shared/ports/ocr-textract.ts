@@ -4,12 +4,16 @@
  * local adapter's `inspectPdf` can validate the bytes (size, encryption, page count) before a job is started.
  *
  * API choice: asynchronous document analysis (`StartDocumentAnalysis` / `GetDocumentAnalysis`) with
- * `FeatureTypes: ['FORMS']`, not text detection. A TREC 20-18 contract's terms live in checkboxes (¶3B financing
- * type, ¶6C survey option, ¶6E(2) HOA, ¶22 addenda), and only FORMS analysis returns them, as SELECTION_ELEMENT
- * blocks with `SelectionStatus` SELECTED / NOT_SELECTED; the extractor reads those before any check glyph in the
- * text (shared/domain/extraction/lines.ts `selectionElements`). Results keep every block type (LINE, WORD,
- * SELECTION_ELEMENT, KEY_VALUE_SET, PAGE). Cost at list price: FORMS US$0.05 per page vs US$0.0015 for text
- * detection, about US$0.55 per 11-page contract instead of US$0.02.
+ * `FeatureTypes: ['FORMS', 'QUERIES']`, not text detection. A TREC 20-18 contract's terms live in checkboxes (¶3B
+ * financing type, ¶6C survey option, ¶6E(2) HOA, ¶22 addenda), and only FORMS analysis returns them, as
+ * SELECTION_ELEMENT blocks with `SelectionStatus` SELECTED / NOT_SELECTED; the extractor reads those before any
+ * check glyph in the text (shared/domain/extraction/lines.ts `selectionElements`). QUERIES asks the generic
+ * questions of shared/domain/extraction/queries.ts (closing date, price, Effective Date, parties, earnest money,
+ * escrow agent, address) on every page; the answers (QUERY / QUERY_RESULT blocks) are used only for forms the
+ * extractor does not recognize. The form is not known when analysis starts, so every document pays for them.
+ * Results keep every block type (LINE, WORD, SELECTION_ELEMENT, KEY_VALUE_SET, QUERY, QUERY_RESULT, PAGE). Cost
+ * at list price: FORMS US$0.05 + QUERIES US$0.015 per page, about US$0.72 per 11-page contract (text detection
+ * alone would be US$0.0015 per page but reads neither checkboxes nor answers questions).
  */
 import {
   GetDocumentAnalysisCommand,
@@ -20,15 +24,17 @@ import {
   type GetDocumentAnalysisResponse,
 } from '@aws-sdk/client-textract';
 import { ExtractionError, type OcrMethod, type OcrResult } from '#domain/extraction/types';
+import { GENERIC_QUERIES } from '#domain/extraction/queries';
 import { assertPageCount } from '#ports/ocr';
+import { traced } from '#observability/powertools';
 
 let client: TextractClient | undefined;
 
-/** The Textract client, created once per process (`TEXTRACT_ENDPOINT` overrides the endpoint, e.g. a stub). */
+/** The Textract client, created once per process (`TEXTRACT_ENDPOINT` overrides the endpoint, e.g. a stub), captured by the Tracer when tracing is on. */
 export function textract(): TextractClient {
   if (!client) {
     const endpoint = process.env.TEXTRACT_ENDPOINT;
-    client = new TextractClient(endpoint ? { endpoint } : {});
+    client = traced(new TextractClient(endpoint ? { endpoint } : {}));
   }
   return client;
 }
@@ -94,11 +100,23 @@ function mapTextractError(e: unknown, what: string): unknown {
   return e;
 }
 
-/** Analysis features requested: FORMS gives the checkbox blocks; any other feature would add cost for blocks unused. */
-export const TEXTRACT_FEATURE_TYPES: readonly FeatureType[] = ['FORMS'];
+/**
+ * Analysis features requested: FORMS gives the checkbox blocks, QUERIES the answers for unrecognized forms;
+ * TABLES, SIGNATURES and LAYOUT would add cost for blocks unused.
+ */
+export const TEXTRACT_FEATURE_TYPES: readonly FeatureType[] = ['FORMS', 'QUERIES'];
 
 /**
- * Starts asynchronous document analysis (`FeatureTypes: ['FORMS']`) of `s3://bucket/key`.
+ * Textract's `QueriesConfig`: the generic questions (shared/domain/extraction/queries.ts), each on every page
+ * (`Pages: ['*']`; without it Textract asks only page 1).
+ */
+export const TEXTRACT_QUERIES_CONFIG = {
+  Queries: GENERIC_QUERIES.map((q) => ({ Text: q.text, Alias: q.alias, Pages: ['*'] })),
+};
+
+/**
+ * Starts asynchronous document analysis (`FeatureTypes: ['FORMS', 'QUERIES']`, {@link TEXTRACT_QUERIES_CONFIG})
+ * of `s3://bucket/key`.
  * @returns Textract's JobId
  * @throws ExtractionError `not_pdf` | `corrupt_pdf` | `file_too_large` for documents Textract rejects;
  *   other SDK errors (throttling, access) unchanged
@@ -110,6 +128,7 @@ export async function startAnalysis(bucket: string, key: string, opts: StartAnal
       new StartDocumentAnalysisCommand({
         DocumentLocation: { S3Object: { Bucket: bucket, Name: key, ...(opts.version ? { Version: opts.version } : {}) } },
         FeatureTypes: [...TEXTRACT_FEATURE_TYPES],
+        QueriesConfig: TEXTRACT_QUERIES_CONFIG,
         ...(opts.clientRequestToken ? { ClientRequestToken: opts.clientRequestToken } : {}),
         ...(opts.jobTag ? { JobTag: opts.jobTag } : {}),
       }),

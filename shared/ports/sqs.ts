@@ -1,16 +1,17 @@
 /**
- * The SQS client, created once per process. `SQS_ENDPOINT` points it at local-aws-sqs in the local runtime;
+ * The SQS client, created once per process (captured by the Tracer when tracing is on). `SQS_ENDPOINT` points it at local-aws-sqs in the local runtime;
  * in AWS it is unset and the SDK's defaults apply.
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { traced } from '#observability/powertools';
 
 let client: SQSClient | undefined;
 
 export function sqs(): SQSClient {
   if (!client) {
     const endpoint = process.env.SQS_ENDPOINT;
-    client = new SQSClient(
-      endpoint ? { endpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {},
+    client = traced(
+      new SQSClient(endpoint ? { endpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     );
   }
   return client;

@@ -6,6 +6,7 @@
  * while one is registered, it is used instead of AWS. The SFN client is created once per process, lazily.
  */
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { logger, traced } from '#observability/powertools';
 
 /** Execution input of the extraction state machine. */
 export interface ExtractionWorkflowInput {
@@ -37,11 +38,11 @@ export function registerLocalWorkflowRunner(runner: LocalWorkflowRunner | undefi
   localRunner = runner;
 }
 
-/** The Step Functions client (`SFN_ENDPOINT` overrides the endpoint, e.g. a stub). */
+/** The Step Functions client (`SFN_ENDPOINT` overrides the endpoint, e.g. a stub), captured by the Tracer when tracing is on. */
 export function sfn(): SFNClient {
   if (!client) {
     const endpoint = process.env.SFN_ENDPOINT;
-    client = new SFNClient(endpoint ? { endpoint } : {});
+    client = traced(new SFNClient(endpoint ? { endpoint } : {}));
   }
   return client;
 }
@@ -65,11 +66,7 @@ export async function startExtractionWorkflow(input: ExtractionWorkflowInput): P
   if (runner) {
     void Promise.resolve()
       .then(() => runner(input))
-      .catch((err: unknown) =>
-        console.error(
-          JSON.stringify({ level: 'error', msg: 'local extraction workflow failed', orgId: input.orgId, jobId: input.jobId, error: err instanceof Error ? err.message : String(err) }),
-        ),
-      );
+      .catch((err: unknown) => logger.error('local extraction workflow failed', { orgId: input.orgId, jobId: input.jobId, error: err }));
     return { mode: 'local', status: 'started' };
   }
   const stateMachineArn = process.env.EXTRACTION_STATE_MACHINE_ARN;

@@ -21,6 +21,7 @@ import { attachDocumentUpdate, documentEventData, findDocument, nextDocumentOrde
 import { getStatusVocabulary } from '#db/statuses';
 import { Conflict, InvalidInput } from '#domain/errors';
 import { retryStale, StaleRead } from '#use-cases/optimistic';
+import { dictOf } from '#domain/dict';
 import {
   applyOverrides,
   keyDatesAfterOverrides,
@@ -166,7 +167,7 @@ function dealWritesSync(
   attachDocument: { doc: DocumentRecord; order: number } | undefined,
 ): TransactItem[] {
   const { keyDates, items } = planKeyDateWrites(actor, deal, changes, now);
-  const dates: Record<string, string> = Object.fromEntries(deal.keyDates.map((k) => [k.keyDateType, k.dateValue]));
+  const dates = dictOf(deal.keyDates.map((k) => [k.keyDateType, k.dateValue] as const));
   keyDates.forEach((k) => (dates[k.keyDateType] = k.dateValue));
 
   const linked = new Set(deal.contacts.map((c) => `${c.role}|${c.name.toLowerCase()}`));

@@ -21,6 +21,7 @@ import { dateOf } from '#domain/calendar';
 import { findStatus, planCascade, type StatusDefinition } from '#domain/statuses';
 import { Conflict, InvalidInput } from '#domain/errors';
 import { retryStale, StaleRead } from '#use-cases/optimistic';
+import { dictOf } from '#domain/dict';
 
 export interface StatusChangeResult {
   transaction: Deal;
@@ -48,7 +49,7 @@ export async function changeTransactionStatus(actor: Actor, transactionId: strin
 async function applyStatus(actor: Actor, deal: Deal, def: StatusDefinition, now: Date): Promise<StatusChangeResult> {
   if (def.name === deal.status) return { transaction: deal, changed: false, cascade: { tasksCreated: [], keyDatesShifted: [] } };
 
-  const plan = planCascade(def, Object.fromEntries(deal.keyDates.map((k) => [k.keyDateType, k.dateValue])), dateOf(now));
+  const plan = planCascade(def, dictOf(deal.keyDates.map((k) => [k.keyDateType, k.dateValue])), dateOf(now));
   const shifted = planKeyDateWrites(
     actor,
     deal,

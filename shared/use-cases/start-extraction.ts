@@ -9,6 +9,7 @@ import { getDocument } from '#db/documents';
 import { documentsBucket } from '#ports/blob-store';
 import { startExtractionWorkflow } from '#ports/workflow';
 import { Conflict, Unavailable } from '#domain/errors';
+import { logger } from '#observability/powertools';
 
 /**
  * Starts the workflow of a queued job; on failure fails the job (`internal_error`) and rethrows.
@@ -18,7 +19,7 @@ export async function launchJob(job: ExtractionJob, now: Date): Promise<void> {
   try {
     await startExtractionWorkflow({ orgId: job.orgId, jobId: job.jobId, documentId: job.documentId, bucket: job.bucket, key: job.key });
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', msg: 'extraction workflow not started', orgId: job.orgId, jobId: job.jobId, error: err instanceof Error ? err.message : String(err) }));
+    logger.error('extraction workflow not started', { orgId: job.orgId, jobId: job.jobId, error: err });
     await failJob(job.orgId, job.jobId, { code: 'internal_error', message: 'The extraction could not be started; start it again.' }, now);
     throw err;
   }

@@ -120,10 +120,11 @@ describe('GET /api/v1/catalog', () => {
     expect(byId.get('listPartnerOrgs')!.callable).toBe(false);
   });
 
-  it('read key: a planned read operation is listed but not callable (it answers 501)', async () => {
+  const plannedRead = operations.find((op) => !isImplemented(op) && op.access === 'read');
+  it.skipIf(!plannedRead)('read key: a planned read operation is listed but not callable (it answers 501)', async () => {
     const r = await t.call('GET', '/api/v1/catalog', { key: org.keys.read });
-    const contacts = r.body.data.find((d: { operation: string }) => d.operation === 'listContacts');
-    expect(contacts).toMatchObject({ method: 'GET', path: '/api/v1/contacts', scope: 'read', callable: false, reason: 'not_implemented' });
+    const entry = r.body.data.find((d: { operation: string }) => d.operation === plannedRead!.operationId);
+    expect(entry).toMatchObject({ method: plannedRead!.method, path: plannedRead!.path, scope: 'read', callable: false, reason: 'not_implemented' });
   });
 
   it('draft key: draft operations become callable, actions ones stay not callable', async () => {

@@ -115,6 +115,23 @@ describe("org B never sees org A's data in lists", () => {
     expect(r.keyId).not.toBe((await t.call('GET', '/api/v1/usage', { key: a.keys.read })).body.keyId);
   });
 
+  it("listContacts and listContactRoles: only B's contacts and roles, with any q", async () => {
+    for (const [org, body] of [[a, { firstName: 'Secret', lastName: 'Client', email: 'client@secret-garden.test' }], [b, { firstName: 'Open', lastName: 'Client' }]] as const) {
+      expect((await t.call('POST', '/api/v1/contacts', { key: org.keys.actions, body })).status).toBe(200);
+    }
+    expect((await t.call('POST', '/api/v1/contact-roles', { key: a.keys.actions, body: { name: 'Secret Garden Keeper' } })).status).toBe(200);
+
+    expect((await asB('/api/v1/contacts')).data.map((c: any) => c.name)).toEqual(['Open Client']);
+    for (const q of ['secret', 'client@secret-garden.test', 'client']) {
+      const r = await asB(`/api/v1/contacts?q=${encodeURIComponent(q)}`);
+      expect(r.data.map((c: any) => c.name)).toEqual(q === 'client' ? ['Open Client'] : []);
+      expect(leaks(r)).toEqual([]);
+    }
+    expect(leaks(await asB('/api/v1/contact-roles'))).toEqual([]);
+    const mine = await t.call('GET', '/api/v1/contacts?q=secret', { key: a.keys.read });
+    expect(mine.body.data.map((c: any) => c.name)).toEqual(['Secret Client']);
+  });
+
   it("deleteTasks: A's task id is notFound for B and survives", async () => {
     const r = await t.call('POST', '/api/v1/tasks/delete', { key: b.keys.actions, body: { taskIds: [taskA] } });
     expect(r.status).toBe(200);

@@ -20,6 +20,7 @@ interface Ids {
   documentId: string;
   jobId: string;
   webhookId: string;
+  contactId: string;
 }
 
 /** The fixture id for a parameter name (`id` is per group), or undefined when the fixture has none. */
@@ -29,6 +30,7 @@ const ID_OF: Record<string, (ids: Ids) => string> = {
   commentId: (i) => i.commentId,
   documentId: (i) => i.documentId,
   jobId: (i) => i.jobId,
+  contactId: (i) => i.contactId,
   'webhooks.id': (i) => i.webhookId,
   keyDateType: () => 'ClosingDate',
 };
@@ -79,6 +81,7 @@ async function snapshotA() {
     document: await get(`/api/v1/documents/${ids.documentId}`, a.keys.actions),
     job: await get(`/api/v1/extractions/${ids.jobId}`, a.keys.actions),
     webhook: await get(`/api/v1/webhooks/${ids.webhookId}`, a.keys.actions),
+    contact: await get(`/api/v1/contacts/${ids.contactId}`, a.keys.draft),
     events: (await outboxEvents(a.orgId)).map((e) => e.eventId).sort(),
   };
 }
@@ -98,7 +101,11 @@ beforeAll(async () => {
   await waitFor(async () => ((await t.call('GET', `/api/v1/documents/${up.body.data.documentId}`, { key: a.keys.read })).body.data.uploadState === 'uploaded' ? true : undefined));
   const hook = await t.call('POST', '/api/v1/webhooks', { key: a.keys.actions, body: { name: 'A hook', url: 'https://93.184.215.14/hooks/a', events: ['*'] } });
   expect(hook.status).toBe(200);
-  ids = { transactionId: deal.id, taskId: tk.id, commentId: c.body.data.id, documentId: up.body.data.documentId, jobId: up.body.data.jobId, webhookId: hook.body.data.id };
+  const contact = await t.call('POST', '/api/v1/contacts', { key: a.keys.actions, body: { firstName: 'Private', lastName: 'Party', email: 'party@a.test' } });
+  expect(contact.status).toBe(200);
+  const linked = await t.call('POST', `/api/v1/transactions/${deal.id}/contacts`, { key: a.keys.actions, body: { contactId: contact.body.data.id, role: 'Buyer' } });
+  expect(linked.status).toBe(200);
+  ids = { transactionId: deal.id, taskId: tk.id, commentId: c.body.data.id, documentId: up.body.data.documentId, jobId: up.body.data.jobId, webhookId: hook.body.data.id, contactId: contact.body.data.id };
   // Org B has data of its own, so a leak could not hide behind an empty org.
   const own = await createDeal(b, '200 Public Ave');
   await postTask(t, b.keys.draft, own.id, { title: 'B task' });
@@ -117,7 +124,7 @@ describe('tenant isolation of operations with a resource id', () => {
 
   it.each(CASES.map((op) => [op.operationId, op] as const))("%s: org B gets the random-id 404 on org A's resource, and A is unchanged", async (_name, op) => {
     const before = await snapshotA();
-    const random: Ids = { transactionId: randomUUID(), taskId: randomUUID(), commentId: randomUUID(), documentId: randomUUID(), jobId: randomUUID(), webhookId: randomUUID() };
+    const random: Ids = { transactionId: randomUUID(), taskId: randomUUID(), commentId: randomUUID(), documentId: randomUUID(), jobId: randomUUID(), webhookId: randomUUID(), contactId: randomUUID() };
 
     const own = requestOf(op, ids);
     const foreign = await t.call(op.method, own.path, { key: b.keys.actions, body: own.body });
@@ -139,9 +146,11 @@ describe('tenant isolation of operations with a resource id', () => {
 
   it('org B wrote no events and no data about org A', async () => {
     const bEvents = await outboxEvents(b.orgId);
-    expect(bEvents.filter((e) => [ids.transactionId, ids.taskId, ids.documentId, ids.jobId].some((id) => JSON.stringify(e.data).includes(id)))).toEqual([]);
+    expect(bEvents.filter((e) => [ids.transactionId, ids.taskId, ids.documentId, ids.jobId, ids.contactId].some((id) => JSON.stringify(e.data).includes(id)))).toEqual([]);
     const deal = (await t.call('GET', `/api/v1/transactions/${ids.transactionId}`, { key: a.keys.read })).body.data;
-    expect(deal).toMatchObject({ status: 'Under Contract', notes: null, closedAt: null, recentActivity: [] });
+    expect(deal).toMatchObject({ status: 'Under Contract', notes: null, closedAt: null });
+    expect(deal.recentActivity.map((x: any) => x.type)).toEqual(['contact_linked']);
+    expect(deal.contacts.map((x: any) => [x.contactId, x.role, x.name, x.email])).toEqual([[ids.contactId, 'Buyer', 'Private Party', 'party@a.test']]);
     expect(deal.keyDates.map((k: any) => k.dateValue)).toEqual(['2026-12-30']);
     expect(deal.tasks.map((x: any) => [x.title, x.status, x.assigneeUserId, x.dueDate])).toEqual([['A task', 'open', null, '2026-12-28']]);
     const comments = (await t.call('GET', `/api/v1/tasks/${ids.taskId}/comments`, { key: a.keys.read })).body.data;

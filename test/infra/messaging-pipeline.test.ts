@@ -87,12 +87,25 @@ describe('workers', () => {
 
   it('get the environment their ports read, and nothing of the others', () => {
     const keys = (name: MessagingWorker) => Object.keys(envOf(worker(name))).sort();
-    expect(keys('email-events')).toEqual(['NODE_OPTIONS', 'TABLE_NAME']);
-    expect(keys('inbound-sms')).toEqual(['NODE_OPTIONS', 'TABLE_NAME']);
-    expect(keys('inbound-email')).toEqual(['DOCUMENTS_BUCKET', 'INBOUND_MAIL_DOMAIN', 'NODE_OPTIONS', 'TABLE_NAME']);
-    expect(keys('public-links')).toEqual(['DOCUMENTS_BUCKET', 'NODE_OPTIONS', 'TABLE_NAME']);
-    expect(keys('scheduled-send')).toEqual(['DOCUMENTS_BUCKET', 'INBOUND_MAIL_DOMAIN', 'MAIL_FROM_ADDRESS', 'NODE_OPTIONS', 'SES_CONFIGURATION_SET', 'TABLE_NAME']);
+    const powertools = ['POWERTOOLS_SERVICE_NAME'];
+    // Workers holding the S3 client are bundled without the X-Ray SDK (lib/service-function.ts `bundlesXraySdk`).
+    const noXray = [...powertools, 'POWERTOOLS_TRACE_ENABLED'];
+    const sorted = (...k: string[]) => k.sort();
+    expect(keys('email-events')).toEqual(sorted('NODE_OPTIONS', ...powertools, 'TABLE_NAME'));
+    expect(keys('inbound-sms')).toEqual(sorted('NODE_OPTIONS', ...powertools, 'TABLE_NAME'));
+    expect(keys('inbound-email')).toEqual(sorted('DOCUMENTS_BUCKET', 'INBOUND_MAIL_DOMAIN', 'NODE_OPTIONS', ...noXray, 'TABLE_NAME'));
+    expect(keys('public-links')).toEqual(sorted('DOCUMENTS_BUCKET', 'NODE_OPTIONS', ...noXray, 'TABLE_NAME'));
+    expect(keys('scheduled-send')).toEqual(sorted('DOCUMENTS_BUCKET', 'INBOUND_MAIL_DOMAIN', 'MAIL_FROM_ADDRESS', 'NODE_OPTIONS', ...noXray, 'SES_CONFIGURATION_SET', 'TABLE_NAME'));
     expect(envOf(worker('scheduled-send'))).toMatchObject({ MAIL_FROM_ADDRESS: 'deals@hillcountry.example', INBOUND_MAIL_DOMAIN: 'reply.hillcountry.example' });
+  });
+
+  it('name their Powertools service after the worker; the S3 workers trace without the X-Ray SDK', () => {
+    for (const name of MESSAGING_WORKERS) {
+      const env = envOf(worker(name));
+      expect(env.POWERTOOLS_SERVICE_NAME, name).toBe(name);
+      const holdsS3 = name === 'inbound-email' || name === 'scheduled-send' || name === 'public-links';
+      expect(env.POWERTOOLS_TRACE_ENABLED, name).toBe(holdsS3 ? 'false' : undefined);
+    }
   });
 
   it('asynchronous workers retry twice, then record the failure in the failure queue; public-links is synchronous', () => {

@@ -33,7 +33,7 @@ const BASE_ACTIONS = [
  * Groups that also get DeleteItem (an operation deletes, or honours Idempotency-Key) and BatchGetItem (lib/table-access.ts),
  * spelled out so a change is visible.
  */
-const DELETE_GROUPS = new Set(['tasks', 'messaging', 'disclosures', 'webhooks', 'documents']);
+const DELETE_GROUPS = new Set(['tasks', 'messaging', 'disclosures', 'webhooks', 'documents', 'contacts']);
 const BATCH_GET_GROUPS = new Set(['tasks']);
 
 const operations = await loadOperations();
@@ -210,6 +210,25 @@ describe('functions', () => {
       const ref = resources[fnLogicalId(group)].Properties.LoggingConfig.LogGroup.Ref;
       expect(logGroups.has(ref), group).toBe(true);
     }
+  });
+});
+
+describe('observability', () => {
+  const S3_GROUPS = new Set(['documents', 'extractions']);
+  it('names each API function\'s Powertools service after its group; the S3 groups trace without the X-Ray SDK', () => {
+    for (const group of lambdaGroups) {
+      const vars = resources[fnLogicalId(group)].Properties.Environment.Variables;
+      expect(vars.POWERTOOLS_SERVICE_NAME, group).toBe(`api-${group}`);
+      expect(vars.POWERTOOLS_TRACE_ENABLED, group).toBe(S3_GROUPS.has(group) ? 'false' : undefined);
+    }
+  });
+
+  it('names the webhook workers, the extraction functions and the messaging workers, each with its own service name', () => {
+    const names = ofType('AWS::Lambda::Function')
+      .map(([, r]) => r.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME as string | undefined)
+      .filter((n): n is string => n !== undefined);
+    expect(names).toEqual(expect.arrayContaining(['webhook-fanout', 'webhook-delivery', 'document-uploaded', ...EXTRACTION_STEPS.map((s) => `extraction-${s}`), ...MESSAGING_WORKERS]));
+    expect(new Set(names).size, 'service names are unique').toBe(names.length);
   });
 });
 

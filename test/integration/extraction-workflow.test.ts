@@ -117,10 +117,6 @@ beforeEach(() => {
   vi.clearAllMocks();
   extractor.extractContract.mockImplementation(() => structuredClone(RESULT));
   localOcrStub.analyze.mockResolvedValue(OCR);
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
-});
-afterEach(() => {
-  vi.mocked(console.error).mockRestore();
 });
 
 describe('definition', () => {

@@ -7,7 +7,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { ExtractionError, type Block } from '#domain/extraction/types';
 import { localOcr, terminateLocalOcr } from '#ports/ocr-local';
-import { recognizeImage } from '#ports/ocr/tesseract';
+import { recognizeImage, tesseractPoolSize, tesseractWorkersStarted } from '#ports/ocr/tesseract';
 
 // A letter page scanned at 150 dpi.
 const PX_W = 1275;
@@ -105,9 +105,23 @@ describe('localOcr image-only pages', () => {
     console.info(`[ocr] warm: ${(warm / 2).toFixed(2)} s per image-only page at 200 dpi`);
   });
 
-  it('serves concurrent analyses with one worker', async () => {
-    const [a, b] = await Promise.all([localOcr.analyze(mixed), localOcr.analyze(mixed)]);
-    expect(words(a.blocks, 1).map((w) => w.Text)).toEqual(words(b.blocks, 1).map((w) => w.Text));
+  it('reads the image pages of a document in parallel, one worker per page up to the pool size', async () => {
+    await terminateLocalOcr();
+    const before = process.env.TESSERACT_WORKERS;
+    process.env.TESSERACT_WORKERS = '2';
+    try {
+      expect(tesseractPoolSize()).toBe(2);
+      const r = await localOcr.analyze(mixed);
+      // Two image pages at once: both pool workers were needed.
+      expect(tesseractWorkersStarted()).toBe(2);
+      expect(words(r.blocks, 2).map((w) => w.Text)).toContain('PURCHASE');
+      const [a, b] = await Promise.all([localOcr.analyze(mixed), localOcr.analyze(mixed)]);
+      expect(words(a.blocks, 1).map((w) => w.Text)).toEqual(words(b.blocks, 1).map((w) => w.Text));
+      expect(tesseractWorkersStarted()).toBe(2);
+    } finally {
+      if (before === undefined) delete process.env.TESSERACT_WORKERS;
+      else process.env.TESSERACT_WORKERS = before;
+    }
   });
 
   it('tesseract failures settle as ocr_failed, and the worker keeps serving', async () => {

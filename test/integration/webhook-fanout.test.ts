@@ -3,7 +3,7 @@
  * matching subscription, `webhook.test` only to its target, other records ignored, replays skip finished
  * deliveries, and an SQS failure reports the record's sequence number.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -17,6 +17,10 @@ import { resetSqsClient } from '#ports/sqs';
 import { handler } from '#functions/webhook-fanout/handler';
 import { useTestTable } from '../support/test-table.ts';
 import { newOrgId, QUEUE_URL } from './webhook-fixtures.ts';
+import { captureTelemetry, type Telemetry } from '../support/telemetry.ts';
+
+// Error lines on, to assert that a failed record is logged (test/support/telemetry.ts).
+vi.hoisted(() => Object.assign(process.env, { POWERTOOLS_LOG_LEVEL: 'ERROR' }));
 
 const sqsMock = mockClient(SQSClient);
 const savedQueue = process.env.WEBHOOK_QUEUE_URL;
@@ -142,11 +146,11 @@ describe('replays', () => {
 });
 
 describe('failures', () => {
-  let logged: MockInstance<typeof console.error>;
+  let t: Telemetry;
   beforeEach(() => {
-    logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    t = captureTelemetry();
   });
-  afterEach(() => logged.mockRestore());
+  afterEach(() => t.restore());
 
   it('an SQS error reports the earliest failing record by its sequence number; the others are still sent', async () => {
     const orgId = await newOrgId();
@@ -163,7 +167,8 @@ describe('failures', () => {
 
     expect(out.batchItemFailures).toEqual([{ itemIdentifier: second.record.dynamodb!.SequenceNumber }]);
     expect(sqsMock).toHaveReceivedCommandTimes(SendMessageBatchCommand, 3);
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining('SQS down'));
+    const [line] = t.logs();
+    expect(line).toMatchObject({ level: 'ERROR', message: 'fan-out failed', orgId, eventId: second.envelope.eventId, error: { message: 'SQS down' } });
   });
 
   it('a partial batch failure (Failed entries) is reported too', async () => {

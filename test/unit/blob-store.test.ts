@@ -112,6 +112,10 @@ describe('presigned URLs', () => {
   it('content disposition escapes quotes and parentheses', () => {
     expect(contentDisposition('a"b(1).pdf')).toBe(`attachment; filename="a_b(1).pdf"; filename*=UTF-8''a%22b%281%29.pdf`);
   });
+
+  it('content disposition of a name stored with a lone surrogate (before the edge refused them) does not throw', () => {
+    expect(contentDisposition('contract\ud800.pdf')).toBe(`attachment; filename="contract_.pdf"; filename*=UTF-8''contract%EF%BF%BD.pdf`);
+  });
 });
 
 describe('document keys', () => {

@@ -336,8 +336,17 @@ describe('extractContract — TREC 20-18 rules on hand-made blocks', () => {
     expect(r.requiresReview).toBe(true);
   });
 
-  it('does not take an older edition (TREC NO. 20-17) for 20-18', () => {
-    expect(extract({ formNo: 'TREC NO. 20-17' }).formType).toBe('generic');
+  it('names an earlier edition by its own number (TREC NO. 20-17) and reads it with the same rules', () => {
+    const r = extract({ formNo: 'TREC NO. 20-17' });
+    expect(r.formType).toBe('TREC 20-17');
+    expect(r.fields.salesPriceTotal.value).toBe(425000);
+    expect(r.keyDates.find((k) => k.keyDateType === 'ClosingDate')?.calculationNotes).toContain('(TREC 20-17 ¶9A)');
+  });
+
+  it('does not take an edition it does not know (TREC NO. 20-19) for a TREC form, and says so', () => {
+    const r = extract({ formNo: 'TREC NO. 20-19' });
+    expect(r.formType).toBe('generic');
+    expect(r.warnings[0]).toMatch(/^TREC 20-19 is not an edition this extractor knows/);
   });
 
   it('throws no_text for blocks without text', () => {

@@ -1,5 +1,5 @@
 /**
- * Textract adapter pieces against a mocked TextractClient: start (document analysis with FORMS, idempotency token,
+ * Textract adapter pieces against a mocked TextractClient: start (document analysis with FORMS and QUERIES, idempotency token,
  * job tag, document errors mapped), one result page (statuses mapped; FAILED → ocr_failed), and collecting a job
  * across pages with every block type kept (SELECTION_ELEMENT checkboxes included).
  */
@@ -25,8 +25,10 @@ import {
   getAnalysisPage,
   resetTextractClient,
   startAnalysis,
+  TEXTRACT_QUERIES_CONFIG,
   TextractJobInProgressError,
 } from '#ports/ocr-textract';
+import { GENERIC_QUERIES } from '#domain/extraction/queries';
 
 const textractMock = mockClient(TextractClient);
 
@@ -60,14 +62,17 @@ async function rejection(p: Promise<unknown>): Promise<ExtractionError> {
 }
 
 describe('startAnalysis', () => {
-  it('starts document analysis with FORMS on the S3 object and returns the JobId', async () => {
+  it('starts document analysis with FORMS and QUERIES on the S3 object and returns the JobId', async () => {
     textractMock.on(StartDocumentAnalysisCommand).resolves({ JobId: 'job-1' });
     expect(await startAnalysis('uploads', 'org/doc.pdf', { clientRequestToken: 'extraction-123', jobTag: 'doc-1' })).toBe('job-1');
     expect(textractMock).toHaveReceivedCommandTimes(StartDocumentAnalysisCommand, 1);
-    // The whole input, so nothing else (TABLES, QUERIES, an adapter) is requested and paid for.
+    // The whole input, so nothing else (TABLES, LAYOUT, an adapter) is requested and paid for.
     expect(textractMock.commandCalls(StartDocumentAnalysisCommand)[0].args[0].input).toEqual({
       DocumentLocation: { S3Object: { Bucket: 'uploads', Name: 'org/doc.pdf' } },
-      FeatureTypes: ['FORMS'],
+      FeatureTypes: ['FORMS', 'QUERIES'],
+      QueriesConfig: {
+        Queries: GENERIC_QUERIES.map((q) => ({ Text: q.text, Alias: q.alias, Pages: ['*'] })),
+      },
       ClientRequestToken: 'extraction-123',
       JobTag: 'doc-1',
     });
@@ -78,7 +83,8 @@ describe('startAnalysis', () => {
     await startAnalysis('uploads', 'org/doc.pdf', { version: 'v7' });
     expect(textractMock.commandCalls(StartDocumentAnalysisCommand)[0].args[0].input).toEqual({
       DocumentLocation: { S3Object: { Bucket: 'uploads', Name: 'org/doc.pdf', Version: 'v7' } },
-      FeatureTypes: ['FORMS'],
+      FeatureTypes: ['FORMS', 'QUERIES'],
+      QueriesConfig: TEXTRACT_QUERIES_CONFIG,
     });
   });
 
@@ -233,5 +239,66 @@ describe('Textract analysis → stored OcrResult → extractContract', () => {
     expect(r.fields.financingType.value).toBe('seller_financing');
     // Without the checkbox blocks the same text reads no ¶3B box (and, with no financed amount, a cash sale).
     expect(extractContract({ ...stored, blocks: text }).fields.financingType.value).toBe('cash');
+  });
+});
+
+describe('Textract query answers on an unrecognized form (QUERIES → QUERY / QUERY_RESULT blocks)', () => {
+  /** A QUERY block with its QUERY_RESULT answer, as GetDocumentAnalysis returns them. */
+  const answer = (alias: string, text: string, confidence: number, top: number): Block[] => [
+    { BlockType: 'QUERY', Id: `q-${alias}`, Page: 1, Query: { Text: alias, Alias: alias }, Relationships: [{ Type: 'ANSWER', Ids: [`a-${alias}`] }] },
+    { BlockType: 'QUERY_RESULT', Id: `a-${alias}`, Page: 1, Text: text, Confidence: confidence, Geometry: { BoundingBox: { Left: 0.5, Top: top, Width: 0.2, Height: 0.012 } } },
+  ];
+  // A form the extractor does not know: captions without colons in a table, values the local reader cannot tie to them.
+  const text = buildBlocks({
+    1: [
+      row(0.05, [0.3, 'PURCHASE AND SALE AGREEMENT']),
+      row(0.1, [0.08, 'Purchase Price: $389,000.00']),
+      row(0.2, [0.08, 'The transaction shall be consummated on a date agreed in writing.']),
+      row(0.3, [0.5, 'October 17, 2025']),
+    ],
+  });
+
+  async function collect(blocks: Block[]) {
+    textractMock.on(GetDocumentAnalysisCommand, { JobId: 'q' }).resolves({ JobStatus: 'SUCCEEDED', DocumentMetadata: { Pages: 1 }, Blocks: blocks });
+    return JSON.parse(JSON.stringify(await collectAll('q'))) as Awaited<ReturnType<typeof collectAll>>;
+  }
+
+  it('fills a field the local reader could not, citing the answer’s page, text and box, confidence capped at 0.75', async () => {
+    const r = extractContract(await collect([...text, ...answer('CLOSING_DATE', 'October 17, 2025', 91, 0.3)]));
+    expect(r.formType).toBe('generic');
+    expect(r.fields.closingDate.value).toBe('2025-10-17');
+    expect(r.fields.closingDate.citations).toEqual([{ page: 1, text: 'October 17, 2025', boundingBox: { left: 0.5, top: 0.3, width: 0.2, height: 0.012 } }]);
+    expect(r.fields.closingDate.confidence).toBeLessThanOrEqual(0.75);
+    expect(r.fields.closingDate.confidence).toBeGreaterThan(0.5);
+    // Without the answer the same text gives no closing date.
+    expect(extractContract({ ...(await collect(text)) }).fields.closingDate.value).toBeNull();
+  });
+
+  it('confirms a value the local reader found (both cited) and leaves a disagreement empty with a warning', async () => {
+    const agree = extractContract(await collect([...text, ...answer('PURCHASE_PRICE', '$389,000.00', 95, 0.1)]));
+    expect(agree.fields.salesPriceTotal.value).toBe(389000);
+    expect(agree.fields.salesPriceTotal.citations).toHaveLength(2);
+    const disagree = extractContract(await collect([...text, ...answer('PURCHASE_PRICE', '$398,000.00', 95, 0.1)]));
+    expect(disagree.fields.salesPriceTotal.value).toBeNull();
+    expect(disagree.fields.salesPriceTotal.warnings[0]).toMatch(/^conflicting values: '\$389,000.00' \(p1\) vs '\$398,000.00' \(p1\)/);
+  });
+
+  it('ignores low-confidence and implausible answers, with a warning', async () => {
+    const r = extractContract(await collect([...text, ...answer('BUYERS', 'Buyer acknowledges Listing Firm', 88, 0.4), ...answer('SELLERS', 'Dana Ruiz', 31, 0.45)]));
+    expect(r.fields.buyers.value).toBeNull();
+    expect(r.fields.sellers.value).toBeNull();
+    expect(r.warnings).toEqual(
+      expect.arrayContaining([
+        "Textract query BUYERS: answer 'Buyer acknowledges Listing Firm' is not a plausible names; not used",
+        "Textract query SELLERS: answer 'Dana Ruiz' below 50% confidence; not used",
+      ]),
+    );
+  });
+
+  it('is not used on a recognized form, whose rules decide', async () => {
+    const trec = buildBlocks({ 1: [row(0.064, [0.199, 'ONE TO FOUR FAMILY RESIDENTIAL CONTRACT (RESALE)']), row(0.962, [0.806, 'TREC NO. 20-18'])] });
+    const r = extractContract(await collect([...trec, ...answer('PURCHASE_PRICE', '$398,000.00', 99, 0.1)]));
+    expect(r.formType).toBe('TREC 20-18');
+    expect(r.fields.salesPriceTotal.value).toBeNull();
   });
 });

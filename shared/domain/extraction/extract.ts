@@ -5,15 +5,14 @@
 import { ExtractionError, type ContractFields, type ExtractedField, type ExtractionResult, type OcrResult } from '#domain/extraction/types';
 import { buildDocText } from '#domain/extraction/lines';
 import { FIELD_NAMES, LOW_CONFIDENCE, flagRequired } from '#domain/extraction/fields';
-import { extractTrec2018, isTrec2018 } from '#domain/extraction/trec-20-18';
-import { extractGeneric } from '#domain/extraction/generic';
+import { recognizeForm } from '#domain/extraction/forms';
 import { computeKeyDates } from '#domain/extraction/key-dates';
 
 /**
  * Extracts a residential purchase contract.
  *
- * 1. Recognize: TREC 20-18 when the document names itself (form number and title, see `isTrec2018`),
- *    otherwise `generic`.
+ * 1. Recognize the form by its own text (forms.ts: the TREC contracts, Colorado CBS1), otherwise `generic`
+ *    (the layout-aware reader, merged with Textract query answers when the blocks carry them).
  * 2. Run that form's field rules; mark missing required fields ("required field missing").
  * 3. Compute key dates (key-dates.ts) with the form's own printed terms.
  * 4. `confidence` = mean confidence of the fields that have a value (0 when none);
@@ -28,12 +27,12 @@ export function extractContract(ocr: OcrResult): ExtractionResult {
   if (!hasText) throw new ExtractionError('no_text', 'No text was found in the document.');
 
   const doc = buildDocText(blocks, ocr.pageCount);
-  const trec = isTrec2018(doc);
-  const formType: ExtractionResult['formType'] = trec ? 'TREC 20-18' : 'generic';
-  const { fields, terms, warnings } = trec ? extractTrec2018(blocks, doc) : extractGeneric(blocks, doc);
+  const form = recognizeForm(doc);
+  const { fields, terms, warnings } = form.extract(blocks, doc);
+  warnings.unshift(...form.warnings);
 
   const missingRequired = flagRequired(fields);
-  const kd = computeKeyDates(fields, formType, terms);
+  const kd = computeKeyDates(fields, form.formType, terms);
   const allWarnings = [...warnings, ...kd.warnings];
   if (missingRequired.length) allWarnings.push(`required fields missing: ${missingRequired.join(', ')}`);
 
@@ -46,12 +45,13 @@ export function extractContract(ocr: OcrResult): ExtractionResult {
   const requiresReview = missingRequired.length > 0 || conflict || low || warnings.some((w) => w.startsWith('conflicting values'));
 
   return {
-    formType,
+    formType: form.formType,
     pageCount: ocr.pageCount,
     fields: fields as ContractFields,
     keyDates: kd.keyDates,
     warnings: allWarnings,
     confidence,
     requiresReview,
+    ...(Object.keys(terms).length ? { terms } : {}),
   };
 }

@@ -14,6 +14,7 @@
  * a small edit distance (about one error per eight characters).
  */
 import type { Block, Citation } from '#domain/extraction/types';
+import { stampEdits } from '#domain/extraction/stamps';
 
 /** A normalized box (0–1 of page width/height, top-left origin), Textract's `BoundingBox` in lowercase keys. */
 export interface Box {
@@ -232,6 +233,7 @@ function groupRows<T>(items: { item: T; box: Box }[]): T[][] {
 /**
  * Builds the geometric text model of a document. WORD blocks are used for pages that have them; otherwise
  * LINE blocks are split into words (boxes apportioned by characters). Blocks without `Page` count as page 1.
+ * E-signature platform stamps (stamps.ts: "dotloop verified", its date/time/id, envelope ids) are dropped.
  */
 export function buildDocText(blocks: Block[], pageCount?: number): DocText {
   const words = new Map<number, Block[]>();
@@ -245,7 +247,15 @@ export function buildDocText(blocks: Block[], pageCount?: number): DocText {
   const pages = new Map<number, PageText>();
   for (const page of [...pageNums].sort((a, b) => a - b)) {
     const source = words.get(page)?.length ? words.get(page)! : (lines.get(page) ?? []);
-    const tokens = source.flatMap(splitBlock);
+    const all = source.flatMap(splitBlock);
+    const edits = stampEdits(all);
+    const tokens = edits.size
+      ? all.flatMap((t, i) => {
+          const text = edits.get(i);
+          if (text === undefined) return [t];
+          return text ? [{ ...t, text, key: normalizeKey(text) }] : [];
+        })
+      : all;
     const grouped = groupRows(tokens.map((t) => ({ item: t, box: t.box })));
     const rows: Row[] = grouped.map((ts) => ({ page, tokens: ts, box: unionBox(ts.map((t) => t.box)) }));
     const ordered: Token[] = [];

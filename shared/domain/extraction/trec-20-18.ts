@@ -1,8 +1,14 @@
 /**
  * Field rules for the Texas Real Estate Commission's One to Four Family Residential Contract (Resale),
- * TREC No. 20-18 (11-04-2024). Each rule reads one blank of the printed form by its surrounding printed
- * words (the labels before and after the blank, located with OCR-tolerant matching in geometric reading
- * order, see lines.ts) and cites the paragraph it reads.
+ * TREC No. 20-18 (11-04-2024), which also read the other TREC contracts recognized by trec-forms.ts (earlier
+ * 20-x editions, the new-home contracts 23-x/24-x, the condominium contract 30-x): they share the wording these
+ * rules anchor on, and where they differ (¶2 of the new-home and condominium forms, the ¶5/¶23 option of
+ * 20-15 and earlier) each rule tries the other wording too. Each rule reads one blank of the printed form by
+ * its surrounding printed words (the labels before and after the blank, located with OCR-tolerant matching in
+ * geometric reading order, see lines.ts) and cites the paragraph it reads; paragraph numbers below are 20-18's.
+ *
+ * A date blank left empty in reading order is looked for on the row just above or below it (e-signature
+ * platforms type values above the underline; see nearby.ts).
  *
  * Filled values in a flattened form are separate text items drawn into the blanks; reading between the
  * printed words on either side of a blank (in row order built from the boxes) picks them up wherever the
@@ -32,26 +38,22 @@ import {
   type Token,
 } from '#domain/extraction/lines';
 import { emptyFields, found, missing } from '#domain/extraction/fields';
+import { rowNear } from '#domain/extraction/nearby';
+import { readDate } from '#domain/extraction/dates';
+import { recognizeTrec, type TrecForm } from '#domain/extraction/trec-forms';
 import { nameKey, parseAddress, parseDate, parseDays, parseMoney, properCase, splitNames } from '#domain/extraction/normalize';
-import { TREC_20_18_TERMS, type FormTerms } from '#domain/extraction/key-dates';
+import { TREC_20_18_TERMS, TREC_PARAGRAPHS, type FormTerms } from '#domain/extraction/key-dates';
 
 /** The form type label of this module. */
 export const TREC_20_18 = 'TREC 20-18' as const;
 
 /**
- * True when the document identifies itself as TREC 20-18: the form number "TREC NO. 20-18" (printed in every
- * page footer) and the title "ONE TO FOUR FAMILY RESIDENTIAL CONTRACT (RESALE)" both appear. The number is
- * found with OCR tolerance but its digits must read 20-18: page 9's "This form replaces TREC NO. 20-17" and
- * older editions (20-16, 20-17) do not count.
+ * True when the document identifies itself as TREC 20-18: the title "ONE TO FOUR FAMILY RESIDENTIAL CONTRACT
+ * (RESALE)" and the footers' form number reading 20-18 (page 9's "This form replaces TREC NO. 20-17" does not
+ * count; see trec-forms.ts `recognizeTrec` for the other TREC forms).
  */
 export function isTrec2018(doc: DocText): boolean {
-  const title = findPhrase(doc, 'ONE TO FOUR FAMILY RESIDENTIAL CONTRACT (RESALE)');
-  if (!title) return false;
-  // The digits must be right: "20-17" or "20-16" (older editions) are other forms.
-  return findAllPhrases(doc, 'TREC NO. 20-18', { errorRate: 0.1 }).some((m) => {
-    const raw = doc.pages.get(m.page)!.raw.slice(m.rawStart, m.rawEnd);
-    return /20\s*[-–]?\s*18/.test(raw.replace(/[Oo]/g, '0').replace(/[lI|]/g, '1'));
-  });
+  return recognizeTrec(doc).form?.formType === TREC_20_18;
 }
 
 /** Everything the TREC rules read: the fields and the form's own printed terms for key-date math. */
@@ -65,6 +67,8 @@ export interface TrecExtraction {
 /** Context shared by the rules of one document (see {@link trecContext}). */
 export interface TrecContext {
   doc: DocText;
+  /** The recognized form (edition, structure). */
+  form: TrecForm;
   selections: ReturnType<typeof selectionElements>;
   /** Page of each paragraph group in this document (found from its heading; defaults to the form's page). */
   pages: Record<'p1' | 'p2' | 'p3' | 'p5' | 'p8' | 'p9' | 'p10' | 'p11', number>;
@@ -89,6 +93,20 @@ function between(ctx: TrecContext, before: string, after: string, page: number, 
   const b = findPhrase(ctx.doc, after, { page: a.page, after: a });
   if (!b) return null;
   return { span: textBetween(ctx.doc, a, b, region), certainty: certaintyOf(a, b) };
+}
+
+/**
+ * {@link between} for the first pair of labels found with text between them (a blank worded differently in
+ * another TREC form or edition); the first pair found at all when none has text.
+ */
+function betweenAny(ctx: TrecContext, pairs: readonly [string, string][], page: number): { span: Span; certainty: number } | null {
+  let first: { span: Span; certainty: number } | null = null;
+  for (const [a, b] of pairs) {
+    const r = between(ctx, a, b, page);
+    if (r?.span.text) return r;
+    first ??= r;
+  }
+  return first;
 }
 
 const textField = (r: { span: Span; certainty: number } | null): ExtractedField<string> =>
@@ -139,8 +157,8 @@ export function readBuyers(ctx: TrecContext): { field: ExtractedField<string[]>;
  * "Lot 7, Block B, Oak Hollow Addition" (the parts present; lot and block upper-cased).
  */
 export function readLegalDescription(ctx: TrecContext): ExtractedField<string> {
-  const lot = label(ctx, 'LAND: Lot', ctx.pages.p1);
-  if (!lot) return missing();
+  const lot = label(ctx, 'LAND: Lot', ctx.pages.p1) ?? label(ctx, 'PROPERTY: Lot', ctx.pages.p1);
+  if (!lot) return readCondoUnit(ctx);
   const block = findPhrase(ctx.doc, 'Block', { page: lot.page, after: lot });
   const addition = findPhrase(ctx.doc, 'Addition, City of', { page: lot.page, after: lot });
   if (!block || !addition) return missing();
@@ -162,15 +180,31 @@ export function readLegalDescription(ctx: TrecContext): ExtractedField<string> {
   return found(parts.join(', '), [lotSpan, rest], certaintyOf(lot, block, addition));
 }
 
-/** City — TREC 20-18 ¶2A "Addition, City of ____, County of" (see `properCase`). */
+/**
+ * Condominium unit — TREC 30-x ¶2A(1) "CONDOMINIUM UNIT: Unit ____, in Building ____, of ____, a condominium
+ * project": "Unit 4B, Building 2, Riverside Lofts" (the parts present).
+ */
+export function readCondoUnit(ctx: TrecContext): ExtractedField<string> {
+  const unit = label(ctx, 'CONDOMINIUM UNIT: Unit', ctx.pages.p1);
+  if (!unit) return missing();
+  const building = findPhrase(ctx.doc, ', in Building', { page: unit.page, after: unit });
+  const of = building && findPhrase(ctx.doc, 'of', { page: unit.page, after: building, errorRate: 0 });
+  const project = of && findPhrase(ctx.doc, ', a condominium project', { page: unit.page, after: of });
+  if (!building || !of || !project) return missing();
+  const spans = [textBetween(ctx.doc, unit, building), textBetween(ctx.doc, building, of), textBetween(ctx.doc, of, project)];
+  const parts = [spans[0].text && `Unit ${spans[0].text}`, spans[1].text && `Building ${spans[1].text}`, spans[2].text].filter(Boolean);
+  return parts.length ? found(parts.join(', '), spans, certaintyOf(unit, building, project)) : missing();
+}
+
+/** City — TREC 20-18 ¶2A "Addition, City of ____, County of" (30-x ¶2A(1): "(address/zip code), City of"); see `properCase`. */
 export function readCity(ctx: TrecContext): ExtractedField<string> {
-  const r = between(ctx, 'Addition, City of', 'County of', ctx.pages.p1);
+  const r = betweenAny(ctx, [['Addition, City of', 'County of'], ['(address/zip code), City of', 'County of']], ctx.pages.p1);
   return r && r.span.text ? found(properCase(r.span.text), [r.span], r.certainty) : missing();
 }
 
 /** County — TREC 20-18 ¶2A "County of ____, Texas, known as". A trailing " County" is dropped; see `properCase`. */
 export function readCounty(ctx: TrecContext): ExtractedField<string> {
-  const r = between(ctx, 'County of', 'Texas, known as', ctx.pages.p1);
+  const r = betweenAny(ctx, [['County of', 'Texas, known as'], ['County of', 'Texas, described in']], ctx.pages.p1);
   if (!r || !r.span.text) return missing();
   return found(properCase(r.span.text.replace(/\s+county$/i, '')), [r.span], r.certainty);
 }
@@ -187,7 +221,7 @@ export function readAddress(ctx: TrecContext): {
   state: ExtractedField<string>;
   zip: ExtractedField<string>;
 } {
-  let r = between(ctx, 'Texas, known as', '(address/zip code)', ctx.pages.p1);
+  let r = betweenAny(ctx, [['Texas, known as', '(address/zip code)'], ['a condominium project, located at', '(address/zip code)']], ctx.pages.p1);
   let certainty = r?.certainty ?? 0;
   if (!r || !r.span.text) {
     r = between(ctx, 'Contract Concerning', '(Address of Property)', ctx.pages.p2);
@@ -268,21 +302,63 @@ export function readFinancingType(ctx: TrecContext, financed: ExtractedField<num
 // ¶5 Earnest money and termination option
 // ---------------------------------------------------------------------------------------------------------
 
-/** Escrow agent — TREC 20-18 ¶5A "Buyer must deliver to ____ (Escrow Agent) at". */
+/**
+ * Escrow agent — TREC 20-18 ¶5A "Buyer must deliver to ____ (Escrow Agent) at"; 20-15 and earlier ¶5 "as earnest
+ * money to ____, as escrow agent, at".
+ */
 export const readEscrowAgent = (ctx: TrecContext): ExtractedField<string> =>
-  textField(between(ctx, 'must deliver to', '(Escrow Agent) at', ctx.pages.p2));
+  textField(
+    betweenAny(
+      ctx,
+      [
+        ['must deliver to', '(Escrow Agent) at'],
+        ['as earnest money to', ', as escrow agent'],
+      ],
+      ctx.pages.p2,
+    ),
+  );
 
-/** Earnest money — TREC 20-18 ¶5A "(address): $ ____ as earnest money". */
+/** Earnest money — TREC 20-18 ¶5A "(address): $ ____ as earnest money"; 20-15 ¶5 "Buyer must deliver $ ____ as earnest money to". */
 export const readEarnestMoney = (ctx: TrecContext): ExtractedField<number> =>
-  moneyField(between(ctx, '(address): $', 'as earnest money and', ctx.pages.p2));
+  moneyField(
+    betweenAny(
+      ctx,
+      [
+        ['(address): $', 'as earnest money and'],
+        ['Buyer must deliver $', 'as earnest money to'],
+      ],
+      ctx.pages.p2,
+    ),
+  );
 
-/** Option fee — TREC 20-18 ¶5A "as earnest money and $ ____ as the Option Fee". */
+/** Option fee — TREC 20-18 ¶5A "as earnest money and $ ____ as the Option Fee"; 20-15 ¶23 "agreement to pay Seller $ ____ (Option Fee)". */
 export const readOptionFee = (ctx: TrecContext): ExtractedField<number> =>
-  moneyField(between(ctx, 'as earnest money and $', 'as the Option Fee', ctx.pages.p2));
+  moneyField(
+    betweenAny(
+      ctx,
+      [
+        ['as earnest money and $', 'as the Option Fee'],
+        ['agreement to pay Seller $', '(Option Fee)'],
+      ],
+      ctx.pages.p2,
+    ),
+  );
 
-/** Option period — TREC 20-18 ¶5B "by giving notice of termination to Seller within ____ days after the Effective Date". */
+/**
+ * Option period — TREC 20-18 ¶5B "by giving notice of termination to Seller within ____ days after the Effective
+ * Date of this contract (Option Period)"; 20-15 ¶23 the same sentence without "(Option Period)".
+ */
 export const readOptionPeriodDays = (ctx: TrecContext): ExtractedField<number> =>
-  daysField(between(ctx, 'notice of termination to Seller within', 'days after the Effective Date of this contract (Option Period)', ctx.pages.p2));
+  daysField(
+    betweenAny(
+      ctx,
+      [
+        ['notice of termination to Seller within', 'days after the Effective Date of this contract (Option Period)'],
+        ['notice of termination to Seller within', 'days after the Effective Date of this contract'],
+      ],
+      ctx.pages.p2,
+    ),
+  );
 
 // ---------------------------------------------------------------------------------------------------------
 // ¶6 Title policy and survey
@@ -416,27 +492,48 @@ export function combineHoa(hoa: ExtractedField<boolean>, addenda: ExtractedField
 const onlyPrintedDateWords = (text: string): boolean =>
   text.replace(/day\s*of/gi, '').replace(/(^|[\s,])20(?=[\s,]|$)/g, '').replace(/[\s,._]/g, '') === '';
 
+/** A date in a blank's text: the TREC shapes first (`parseDate`), then any other written date (dates.ts). */
+const blankDate = (text: string): string | null => parseDate(text) ?? readDate(text).value;
+
 /**
- * Closing date — TREC 20-18 ¶9A "The closing of the sale will be on or before ____, 20__". The first blank
- * holds month and day, the second the year's last two digits.
+ * A date blank between two printed labels. Read between them in reading order; when nothing but the printed
+ * words ("day of", ", 20") is there, on the row just above or below the blank (values typed above the
+ * underline), at 0.92 of the certainty. Missing with a warning when what is there is not a date.
  */
-export function readClosingDate(ctx: TrecContext): ExtractedField<string> {
-  const r = between(ctx, 'closing of the sale will be on or before', 'or within 7 days', ctx.pages.p5);
-  if (!r || onlyPrintedDateWords(r.span.text)) return missing();
-  const v = parseDate(r.span.text);
-  return v ? found(v, [r.span], r.certainty) : missing([`unreadable date: '${r.span.text}'`]);
+function dateBlank(ctx: TrecContext, before: string, after: string, page: number): ExtractedField<string> {
+  const a = label(ctx, before, page);
+  const b = a && findPhrase(ctx.doc, after, { page: a.page, after: a });
+  if (!a || !b) return missing();
+  const certainty = certaintyOf(a, b);
+  const span = textBetween(ctx.doc, a, b);
+  if (!onlyPrintedDateWords(span.text)) {
+    const v = blankDate(span.text);
+    return v ? found(v, [span], certainty) : missing([`unreadable date: '${span.text}'`]);
+  }
+  const p = ctx.doc.pages.get(a.page)!;
+  const boxA = matchBox(a);
+  const sameRow = p.rowOf[a.end] === p.rowOf[b.start];
+  const hspan = { left: boxA.left + boxA.width, right: sameRow ? matchBox(b).left : 1 };
+  for (const dir of ['above', 'below'] as const) {
+    const near = rowNear(ctx.doc, a, dir, hspan, 1.3);
+    const v = near.text ? blankDate(near.text) : null;
+    if (v) return found(v, [near], certainty * 0.92, { warnings: [`read ${dir} the blank`] });
+  }
+  return missing();
 }
 
 /**
- * Effective date — TREC 20-18 page 9 "EXECUTED the ____ day of ____, 20__ (Effective Date)" (the broker fills
- * in the date of final acceptance).
+ * Closing date — TREC 20-18 ¶9A "The closing of the sale will be on or before ____, 20__". The first blank
+ * holds month and day, the second the year's last two digits (or the whole date, "August 29, 2025").
  */
-export function readEffectiveDate(ctx: TrecContext): ExtractedField<string> {
-  const r = between(ctx, 'EXECUTED the', '(Effective Date)', ctx.pages.p9);
-  if (!r || onlyPrintedDateWords(r.span.text)) return missing();
-  const v = parseDate(r.span.text);
-  return v ? found(v, [r.span], r.certainty) : missing([`unreadable date: '${r.span.text}'`]);
-}
+export const readClosingDate = (ctx: TrecContext): ExtractedField<string> =>
+  dateBlank(ctx, 'closing of the sale will be on or before', 'or within 7 days', ctx.pages.p5);
+
+/**
+ * Effective date — TREC 20-18 page 9 "EXECUTED the ____ day of ____, 20__ (Effective Date)" (the broker fills
+ * in the date of final acceptance; e-signed contracts often hold "07/20/2025" in the first blank).
+ */
+export const readEffectiveDate = (ctx: TrecContext): ExtractedField<string> => dateBlank(ctx, 'EXECUTED the', '(Effective Date)', ctx.pages.p9);
 
 /**
  * Names printed at the signature lines of the execution page (TREC 20-18 p9, "Buyer" lines in the left column,
@@ -696,6 +793,7 @@ export function readFinancingDeadlineDays(ctx: TrecContext): ExtractedField<numb
  * ¶5A(2)'s Saturday/Sunday/legal-holiday extension, and the page-11 CONTRACT RECEIPT date when filled.
  */
 export function readTrecTerms(ctx: TrecContext): FormTerms {
+  if (ctx.form.structure === 'option-in-23') return readOldTrecTerms(ctx);
   const p2 = pageString(ctx.doc, ctx.pages.p2).replace(/\s+/g, ' ');
   const em = /DELIVERY OF EARNEST MONEY AND OPTION FEE:\s*Within\s+(\d+)\s+days after the Effective/i.exec(p2);
   const cm = /COMMITMENT:\s*Within\s+(\d+)\s+days after the Title Company receives/i.exec(p2);
@@ -709,6 +807,30 @@ export function readTrecTerms(ctx: TrecContext): FormTerms {
     weekendRule: TREC_20_18_TERMS.weekendRule,
     ...(receipt ? { titleCompanyReceiptDate: receipt } : {}),
     readFromDocument: { earnestMoneyDays: !!em, commitmentDays: !!cm, weekendRule: !!rule },
+  };
+}
+
+/**
+ * Printed terms of TREC 20-15 and earlier (option in ¶23): ¶5 "Within N days after the Effective Date, Buyer
+ * must deliver $ … as earnest money", whose Saturday/Sunday/legal-holiday extension covers the earnest money
+ * only; ¶23 "Buyer's agreement to pay Seller $ … (Option Fee) within N days after the Effective Date", with no
+ * extension ("Time is of the essence for this paragraph"); ¶6B as in 20-18. Fallbacks: 3, 3 and 20 days.
+ */
+function readOldTrecTerms(ctx: TrecContext): FormTerms {
+  const text = [...ctx.doc.pages.keys()].map((n) => pageString(ctx.doc, n)).join(' ').replace(/\s+/g, ' ');
+  const em = /EARNEST MONEY:\s*Within\s+(\d+)\s+days after the Effective Date/i.exec(text);
+  const of = /\(Option Fee\)\s*within\s+(\d+)\s+days after the Effective Date/i.exec(text);
+  const cm = /COMMITMENT:\s*Within\s+(\d+)\s+days after the Title Company receives/i.exec(text);
+  const rule = /If the last day to deliver the earnest money falls on a Saturday, Sunday, or legal holiday/i.test(text);
+  const receipt = readContractReceiptDate(ctx);
+  return {
+    earnestMoneyDays: em ? Number(em[1]) : 3,
+    optionFeeDays: of ? Number(of[1]) : 3,
+    commitmentDays: cm ? Number(cm[1]) : 20,
+    weekendRule: { paragraph: '¶5', appliesTo: ['EarnestMoneyDue'] },
+    paragraphs: { ...TREC_PARAGRAPHS, earnestMoney: '¶5', optionFee: '¶23', option: '¶23' },
+    ...(receipt ? { titleCompanyReceiptDate: receipt } : {}),
+    readFromDocument: { earnestMoneyDays: !!em, commitmentDays: !!cm, weekendRule: rule },
   };
 }
 
@@ -742,17 +864,21 @@ function locatePages(doc: DocText): TrecContext['pages'] {
 }
 
 /** The rules' context for a document: its geometric text, selection marks, and the page of each paragraph. */
-export function trecContext(blocks: Block[], doc: DocText = buildDocText(blocks)): TrecContext {
-  return { doc, selections: selectionElements(blocks), pages: locatePages(doc) };
+export function trecContext(blocks: Block[], doc: DocText = buildDocText(blocks), form: TrecForm = DEFAULT_FORM): TrecContext {
+  return { doc, form, selections: selectionElements(blocks), pages: locatePages(doc) };
 }
 
+/** The form assumed when none is given: TREC 20-18. */
+const DEFAULT_FORM: TrecForm = { formType: TREC_20_18, family: '20', edition: '20-18', structure: 'option-in-5' };
+
 /**
- * Runs every TREC 20-18 rule over a document's blocks.
+ * Runs every TREC rule over a document's blocks.
+ * @param form the recognized TREC form (trec-forms.ts); default TREC 20-18
  * @returns the fields (missing ones null, with no warnings yet for required ones — see `flagRequired`), the
  *   form's printed terms for key-date math, and document-level warnings
  */
-export function extractTrec2018(blocks: Block[], doc: DocText = buildDocText(blocks)): TrecExtraction {
-  const ctx = trecContext(blocks, doc);
+export function extractTrec2018(blocks: Block[], doc: DocText = buildDocText(blocks), form: TrecForm = DEFAULT_FORM): TrecExtraction {
+  const ctx = trecContext(blocks, doc, form);
   const fields = emptyFields();
   const warnings: string[] = [];
 

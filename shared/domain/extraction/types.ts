@@ -5,6 +5,7 @@
  * came from Textract, the PDF text layer or tesseract.js, so one extractor serves every source.
  */
 import type { Block } from '@aws-sdk/client-textract';
+import type { FormTerms } from '#domain/extraction/key-dates';
 
 export type { Block };
 
@@ -107,8 +108,11 @@ export interface ComputedKeyDate {
 }
 
 export interface ExtractionResult {
-  /** `TREC 20-18` when recognized by its own text; `generic` otherwise. */
-  formType: 'TREC 20-18' | 'generic';
+  /**
+   * The form recognized by its own text, as printed: `TREC 20-18` (or another TREC contract/edition, e.g.
+   * `TREC 30-18`, `TREC 20-15`), `CBS1-8-24` (Colorado); `generic` otherwise.
+   */
+  formType: string;
   pageCount: number;
   fields: ContractFields;
   keyDates: ComputedKeyDate[];
@@ -118,4 +122,6 @@ export interface ExtractionResult {
   confidence: number;
   /** True when a required field is missing, a field conflicts, or confidence is low. */
   requiresReview: boolean;
+  /** The form's printed terms used for key dates (kept so applying with overrides recomputes them the same way). */
+  terms?: FormTerms;
 }

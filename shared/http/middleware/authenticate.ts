@@ -5,12 +5,15 @@
  * - `mcp_at_` organization keys: every operation but `/api/v1/orgs/*`.
  * - `rsk_` partner keys: only `/api/v1/orgs/*`; anywhere else 401 (wrong type), without a table read.
  * - OAuth 2.1 JWTs are not accepted by this build yet: 401.
+ *
+ * Once the credential is known (a rate-limited one included), every log line of the request carries its `orgId`.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { InsufficientScopeError, RateLimitedError, UnauthorizedError } from '#http/errors';
 import { authenticateAndCount, KeyRateLimited, KeyRejected, ORG_KEY_PREFIX, PARTNER_KEY_PREFIX, type Bucket } from '#db/api-keys';
 import { stateOf } from '#http/state';
+import { logger } from '#observability/powertools';
 
 /** GET and HEAD use the read bucket; every other method the write bucket (spec "Limits"). */
 export const bucketOf = (method: string): Bucket => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
@@ -41,9 +44,13 @@ export function authenticate(): middy.MiddlewareObj<APIGatewayProxyEventV2, APIG
         state.principal = await authenticateAndCount(token, bucketOf(op.method), op.operationId, state.now.getTime());
       } catch (err) {
         if (err instanceof KeyRejected) throw new UnauthorizedError('Invalid or revoked credential.');
-        if (err instanceof KeyRateLimited) throw new RateLimitedError(err.bucket);
+        if (err instanceof KeyRateLimited) {
+          logger.appendKeys({ orgId: err.orgId });
+          throw new RateLimitedError(err.bucket);
+        }
         throw err;
       }
+      logger.appendKeys({ orgId: state.principal.orgId });
       if (state.principal.kind !== (isPartnerOp ? 'partner' : 'org')) throw new UnauthorizedError('Wrong credential type.');
       if (op.access !== 'partner' && !state.principal.scopes.includes(op.access)) throw new InsufficientScopeError(op.access);
     },

@@ -32,7 +32,9 @@ export function idempotency(): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGa
           state.idempotencyPk = claim.pk;
           return;
         case 'replay':
-          return { ...claim.response, headers: { ...claim.response.headers, 'Idempotency-Replayed': 'true' } };
+          // Returned by the pipeline's handler, not here: an early return would skip every `after` (access log, metrics).
+          state.replay = { ...claim.response, headers: { ...claim.response.headers, 'Idempotency-Replayed': 'true' } };
+          return;
         case 'in_flight':
           throw new Conflict('A request with this Idempotency-Key is still in progress; retry later.');
         case 'other_operation':

@@ -1,7 +1,7 @@
 /**
  * Finds the operation of the request from API Gateway's `routeKey`, among the operations of the function's own
  * group. The `$default` route (no operation matched) and a route of another group both answer 404 `not_found`
- * in the envelope.
+ * in the envelope. From here on every log line of the request carries `operationId`.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
@@ -10,6 +10,7 @@ import type { LambdaGroup } from '#api/types';
 import { RouteNotFoundError } from '#http/errors';
 import { clockNow } from '#ports/clock';
 import { stateOf } from '#http/state';
+import { logger } from '#observability/powertools';
 
 /**
  * @param group the function's Lambda group
@@ -27,6 +28,7 @@ export function resolveOperation(group: LambdaGroup, ops: readonly RegisteredOpe
       const op = byRouteKey.get(request.event.routeKey);
       if (!op) throw new RouteNotFoundError(request.event.requestContext?.http?.method ?? '', request.event.rawPath);
       state.op = op;
+      logger.appendKeys({ operationId: op.operationId });
     },
   };
 }

@@ -5,6 +5,7 @@
  * Amazon SES v2 `SendEmail` (raw content) in the configuration set `SES_CONFIGURATION_SET`, whose events report
  * bounces, complaints and deliveries (functions/email-events).
  */
+import { traced } from '#observability/powertools';
 import { SESv2Client, SendEmailCommand, MessageRejected, MailFromDomainNotVerifiedException, AccountSuspendedException, SendingPausedException } from '@aws-sdk/client-sesv2';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -23,7 +24,7 @@ export async function composeMime(email: OutboundEmail): Promise<Buffer> {
 }
 
 async function sendWithSes(email: OutboundEmail): Promise<SentEmail> {
-  ses ??= new SESv2Client({});
+  ses ??= traced(new SESv2Client({}));
   try {
     const out = await ses.send(
       new SendEmailCommand({
@@ -46,7 +47,7 @@ async function smtpTransport(account: MailAccount): Promise<Transporter> {
   const cached = smtpTransports.get(account.id);
   if (cached) return cached;
   const smtp = account.smtp!;
-  secrets ??= new SecretsManagerClient({});
+  secrets ??= traced(new SecretsManagerClient({}));
   const secret = await secrets.send(new GetSecretValueCommand({ SecretId: smtp.secretRef }));
   // Without TLS from the start, STARTTLS is required: the member's password never crosses the network in clear.
   const transport = nodemailer.createTransport({ host: smtp.host, port: smtp.port, secure: smtp.secure, requireTLS: !smtp.secure, auth: { user: smtp.username, pass: secret.SecretString ?? '' } });

@@ -1,15 +1,18 @@
 /**
- * tesseract.js (v7, LSTM engine, English) for image-only pages: one worker thread per process, created lazily on
- * the first image page and reused; jobs run one at a time. Fully offline: the language data is read from
- * `@tesseract.js-data/eng/4.0.0_best_int` (gzip, `cacheMethod: 'none'`, nothing written to disk) and the worker
- * script / wasm core come from the installed `tesseract.js` / `tesseract.js-core` packages (their Node defaults).
+ * tesseract.js (v7, LSTM engine, English) for image-only pages: a pool of worker threads, one per core by default
+ * ({@link tesseractPoolSize}), each created lazily when a page needs it and reused; pages queue first in, first
+ * out, and each worker reads one page at a time, so a contract's pages are read in parallel on the machine's
+ * cores. Fully offline: the language data is read from `@tesseract.js-data/eng/4.0.0_best_int` (gzip,
+ * `cacheMethod: 'none'`, nothing written to disk) and the worker script / wasm core come from the installed
+ * `tesseract.js` / `tesseract.js-core` packages (their Node defaults).
  *
- * The worker thread is `unref`'d while idle, so a process that forgets {@link terminateTesseract} can still exit;
- * it is `ref`'d while a job runs. Every call settles: init failures, worker crashes, job rejections and a per-job
- * timeout all reject with `ExtractionError('ocr_failed')` (a timed-out or crashed worker is terminated and the
- * next call starts a fresh one).
+ * Worker threads are `unref`'d while idle, so a process that forgets {@link terminateTesseract} can still exit;
+ * a thread is `ref`'d while its job runs. Every call settles: init failures, worker crashes, job rejections and a
+ * per-job timeout all reject with `ExtractionError('ocr_failed')` (a timed-out or crashed worker is terminated and
+ * its place in the pool starts a fresh one on its next job).
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Worker as NodeWorker } from 'node:worker_threads';
@@ -48,10 +51,26 @@ interface Live {
   dpi?: number;
 }
 
-let live: Promise<Live> | undefined;
-/** The worker `live` resolved to (to tell whether a dying thread is still the current one). */
-let current: TesseractWorker | undefined;
-let queue: Promise<unknown> = Promise.resolve();
+/** One place in the pool: its worker (started on first use) and whether a job is running on it. */
+interface Slot {
+  live?: Promise<Live>;
+  /** The worker `live` resolved to (to tell whether a dying thread is still this slot's current one). */
+  current?: TesseractWorker;
+  busy: boolean;
+}
+
+let slots: Slot[] = [];
+const queue: { image: OcrImage; timeoutMs: number; resolve: (l: LineSpec[]) => void; reject: (e: unknown) => void }[] = [];
+
+/**
+ * Workers in the pool: `TESSERACT_WORKERS` when set (1–16), else the machine's available parallelism (cores),
+ * at most 4 (each worker holds the language model, ~100 MB).
+ */
+export function tesseractPoolSize(): number {
+  const env = Number(process.env.TESSERACT_WORKERS);
+  if (Number.isInteger(env) && env >= 1) return Math.min(16, env);
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
 
 function threadOf(worker: TesseractWorker): NodeWorker | undefined {
   const t = (worker as unknown as { worker?: NodeWorker }).worker;
@@ -71,7 +90,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function start(): Promise<Live> {
+async function start(slot: Slot): Promise<Live> {
   const langPath = tesseractLangPath();
   if (!existsSync(join(langPath, 'eng.traineddata.gz'))) {
     throw new ExtractionError('ocr_failed', `tesseract language data not found at ${langPath}/eng.traineddata.gz`);
@@ -107,38 +126,64 @@ async function start(): Promise<Live> {
     thread?.once('exit', (code) => reject(new ExtractionError('ocr_failed', `tesseract worker exited (code ${code})`)));
   });
   died.catch(() => {
-    // A dead worker is replaced on the next call.
-    if (live && current === worker) live = undefined;
+    // A dead worker is replaced on the slot's next job.
+    if (slot.live && slot.current === worker) slot.live = undefined;
   });
-  current = worker;
+  slot.current = worker;
   thread?.unref();
   return { worker, thread, died };
 }
 
-function getLive(): Promise<Live> {
-  if (!live) {
-    const p = start();
-    live = p;
+function getLive(slot: Slot): Promise<Live> {
+  if (!slot.live) {
+    const p = start(slot);
+    slot.live = p;
     p.catch(() => {
-      if (live === p) live = undefined;
+      if (slot.live === p) slot.live = undefined;
     });
   }
-  return live;
+  return slot.live;
 }
 
 /**
  * Recognizes one page image: lines and words with tesseract's confidences (0–100) and boxes normalized to the
- * image (0–1, top-left origin). Jobs are serialized; the timeout counts from the job's start.
+ * image (0–1, top-left origin). Pages wait first in, first out for a free worker of the pool
+ * ({@link tesseractPoolSize}); the timeout counts from the job's start on its worker.
  * @throws ExtractionError `ocr_failed`
  */
 export function recognizeImage(image: OcrImage, timeoutMs: number = DEFAULT_RECOGNIZE_TIMEOUT_MS): Promise<LineSpec[]> {
-  const job = queue.then(() => runJob(image, timeoutMs));
-  queue = job.catch(() => {});
-  return job;
+  return new Promise<LineSpec[]>((resolve, reject) => {
+    queue.push({ image, timeoutMs, resolve, reject });
+    pump();
+  });
 }
 
-async function runJob(image: OcrImage, timeoutMs: number): Promise<LineSpec[]> {
-  const handle = await getLive();
+/** Starts queued jobs on free slots: a started idle worker first, else a new slot while the pool has room. */
+function pump(): void {
+  while (queue.length) {
+    // The pool size is read each time (TESSERACT_WORKERS may change between documents, e.g. in the bench).
+    if (slots.filter((s) => s.busy).length >= tesseractPoolSize()) return;
+    const idle = slots.filter((s) => !s.busy);
+    let slot = idle.find((s) => s.live) ?? idle[0];
+    if (!slot && slots.length < tesseractPoolSize()) {
+      slot = { busy: false };
+      slots.push(slot);
+    }
+    if (!slot) return;
+    const job = queue.shift()!;
+    const taken = slot;
+    taken.busy = true;
+    runJob(taken, job.image, job.timeoutMs)
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        taken.busy = false;
+        pump();
+      });
+  }
+}
+
+async function runJob(slot: Slot, image: OcrImage, timeoutMs: number): Promise<LineSpec[]> {
+  const handle = await getLive(slot);
   const { worker, thread, died } = handle;
   const work = async () => {
     if (handle.dpi !== image.dpi) {
@@ -164,8 +209,8 @@ async function runJob(image: OcrImage, timeoutMs: number): Promise<LineSpec[]> {
     const result = await Promise.race([job, died, timeout]);
     return linesOf(result.data, image);
   } catch (e) {
-    // A timed-out job may still be running inside the worker: end it, so the next job gets a fresh one.
-    if (timedOut) await terminateTesseract();
+    // A timed-out job may still be running inside the worker: end it, so the slot's next job gets a fresh one.
+    if (timedOut) await terminateSlot(slot);
     throw e instanceof ExtractionError ? e : new ExtractionError('ocr_failed', `tesseract failed: ${message(e)}`);
   } finally {
     clearTimeout(timer);
@@ -217,11 +262,14 @@ export function linesOf(page: TPage, image: Pick<OcrImage, 'width' | 'height'>):
   return lines;
 }
 
-/** Ends the shared worker thread (if any). Safe to call repeatedly; the next recognition starts a new one. */
-export async function terminateTesseract(): Promise<void> {
-  const p = live;
-  live = undefined;
-  current = undefined;
+/** Workers of the pool started and not terminated (0 before the first image page). */
+export const tesseractWorkersStarted = (): number => slots.filter((s) => s.live).length;
+
+/** Ends one slot's worker (if started); the slot starts a new one on its next job. */
+async function terminateSlot(slot: Slot): Promise<void> {
+  const p = slot.live;
+  slot.live = undefined;
+  slot.current = undefined;
   if (!p) return;
   try {
     const { worker } = await p;
@@ -229,4 +277,11 @@ export async function terminateTesseract(): Promise<void> {
   } catch {
     // Never started, or already gone.
   }
+}
+
+/** Ends every worker thread of the pool. Safe to call repeatedly; the next recognition starts new ones. */
+export async function terminateTesseract(): Promise<void> {
+  const all = slots;
+  slots = [];
+  await Promise.all(all.map(terminateSlot));
 }

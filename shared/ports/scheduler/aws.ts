@@ -4,6 +4,7 @@
  * payload as input through the role `SCHEDULER_ROLE_ARN`, is retried `MaximumRetryAttempts` times, then goes to
  * the dead-letter queue `SCHEDULER_DLQ_ARN`, and deletes itself after it ran (`ActionAfterCompletion: DELETE`).
  */
+import { traced } from '#observability/powertools';
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { Scheduler, ScheduleTarget } from '#ports/scheduler';
 
@@ -24,7 +25,7 @@ const targetArn = (target: ScheduleTarget) => env(`SCHEDULE_TARGET_${target.toUp
 export function awsScheduler(): Scheduler {
   return {
     async create(s) {
-      client ??= new SchedulerClient({});
+      client ??= traced(new SchedulerClient({}));
       try {
         await client.send(
           new CreateScheduleCommand({
@@ -49,7 +50,7 @@ export function awsScheduler(): Scheduler {
       }
     },
     async delete(name) {
-      client ??= new SchedulerClient({});
+      client ??= traced(new SchedulerClient({}));
       try {
         await client.send(new DeleteScheduleCommand({ Name: name, GroupName: env('SCHEDULE_GROUP') }));
         return true;

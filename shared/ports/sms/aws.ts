@@ -4,6 +4,7 @@
  * configuration set `SMS_CONFIGURATION_SET`. The service's opt-out list is honoured before this is called; a text
  * to a number opted out at the carrier is refused here too.
  */
+import { traced } from '#observability/powertools';
 import { ConflictException, PinpointSMSVoiceV2Client, SendTextMessageCommand, ValidationException } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { SmsRejected, type SmsSender } from '#ports/sms';
 
@@ -14,7 +15,7 @@ export function awsSms(): SmsSender {
     // The origination number's keyword configuration answers STOP, HELP and START.
     answersKeywords: true,
     async send(sms) {
-      client ??= new PinpointSMSVoiceV2Client({});
+      client ??= traced(new PinpointSMSVoiceV2Client({}));
       const origination = process.env.SMS_ORIGINATION_IDENTITY;
       if (!origination) throw new Error('SMS_ORIGINATION_IDENTITY is not set');
       try {

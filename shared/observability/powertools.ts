@@ -1,0 +1,67 @@
+/**
+ * The process's one Logger, one Metrics and (in Lambda, with tracing on) one Tracer, created at module scope as
+ * Powertools recommends, so every module of a function logs, counts and traces through the same instances.
+ *
+ * - Service name: `POWERTOOLS_SERVICE_NAME` (set per function by lib/service-function.ts), else
+ *   `transaction-coordination` (local runtime, tests, CLI). Metrics namespace: `TransactionCoordination`.
+ * - Logs are one JSON object per line on stdout (Lambda sends them to the function's log group); metrics are
+ *   CloudWatch Embedded Metric Format documents on the same stream. `POWERTOOLS_LOG_LEVEL` and
+ *   `POWERTOOLS_METRICS_DISABLED` tune them (vitest.config.ts quiets both).
+ * - The Tracer, and with it the X-Ray SDK, is loaded only when tracing can work: inside Lambda
+ *   (`AWS_EXECUTION_ENV`) and unless `POWERTOOLS_TRACE_ENABLED=false`. Locally the X-Ray SDK is never imported,
+ *   so its process-wide async hook costs the local runtime, the tests and the bench nothing.
+ */
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type { Tracer } from '@aws-lambda-powertools/tracer';
+
+/** CloudWatch namespace of every metric the service emits. */
+export const METRICS_NAMESPACE = 'TransactionCoordination';
+
+const serviceName = process.env.POWERTOOLS_SERVICE_NAME || 'transaction-coordination';
+
+export const logger = new Logger({ serviceName });
+
+/** Metrics carry the `service` dimension; Powertools' own warnings go through the JSON logger. */
+export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName, logger });
+
+/** True inside Lambda unless tracing is switched off (then the X-Ray SDK is not even loaded). */
+const tracingEnabled = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  Boolean(env.AWS_EXECUTION_ENV) && env.POWERTOOLS_TRACE_ENABLED?.toLowerCase() !== 'false';
+
+const xray = tracingEnabled() ? await import('#observability/xray') : undefined;
+
+/** The Tracer, or undefined where tracing is off (locally, in tests, in functions bundled without X-Ray). */
+export const tracer: Tracer | undefined = xray?.createTracer(serviceName);
+
+/**
+ * An AWS SDK v3 client as every port creates it: captured by the Tracer (one X-Ray subsegment per call) when
+ * tracing is on, unchanged otherwise.
+ */
+export function traced<C>(client: C): C {
+  return tracer ? tracer.captureAWSv3Client(client) : client;
+}
+
+/**
+ * The middlewares every Lambda handler of the service starts with, outermost first: the handler's trace
+ * subsegment (when tracing is on; responses are not recorded, they hold customer data), the Lambda context on
+ * every log line with appended keys (`orgId`, `operationId`, …) dropped after each invocation so none leaks into
+ * the next, and the invocation's metrics flushed as one EMF document. Every handler records at least one metric
+ * per invocation (Powertools warns on an empty flush).
+ */
+export function observability(): middy.MiddlewareObj[] {
+  const trace = xray && tracer ? [xray.captureLambdaHandler(tracer, { captureResponse: false })] : [];
+  return [...trace, injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics)] as middy.MiddlewareObj[];
+}
+
+/**
+ * A worker's Lambda handler: `run` behind `observability()`. The context is optional so tests and the local
+ * runtime's stand-ins may call it with the event alone (middy then passes `{}`).
+ */
+export function observedHandler<E, R>(run: (event: E, context: Context) => Promise<R>): (event: E, context?: Context) => Promise<R> {
+  return middy<E, R>().use(observability()).handler(run) as unknown as (event: E, context?: Context) => Promise<R>;
+}
