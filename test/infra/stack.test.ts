@@ -215,7 +215,7 @@ describe('functions', () => {
 
 describe('observability', () => {
   /** Groups holding a heavy library (S3 client, phone-number metadata, SES/SMS clients): no room for the X-Ray SDK. */
-  const NO_XRAY_GROUPS = new Set(['documents', 'extractions', 'contacts', 'messaging']);
+  const NO_XRAY_GROUPS = new Set(['documents', 'extractions', 'contacts', 'messaging', 'reports']);
   it('names each API function\'s Powertools service after its group; the heavy groups trace without the X-Ray SDK', () => {
     for (const group of lambdaGroups) {
       const vars = resources[fnLogicalId(group)].Properties.Environment.Variables;
