@@ -76,11 +76,12 @@ export function safeFileName(name: string): string {
 }
 
 /**
- * Every key prefix holding an organization's objects: its documents (and anything else under `org/<orgId>/`) and
- * its workspace export archives (`exports/<orgId>/`, a prefix of their own so a lifecycle rule can expire them and
- * the upload notification on `org/` never sees them). The purge deletes everything under these.
+ * Every key prefix holding an organization's objects: its documents (and anything else under `org/<orgId>/`), its
+ * extraction OCR blocks files (`ocr/<orgId>/`, functions/extraction-steps/blocks.ts) and its workspace export
+ * archives (`exports/<orgId>/`, a prefix of their own so a lifecycle rule can expire them and the upload
+ * notification on `org/` never sees them). The purge deletes everything under these.
  */
-export const orgObjectPrefixes = (orgId: string): string[] => [`org/${orgId}/`, `exports/${orgId}/`];
+export const orgObjectPrefixes = (orgId: string): string[] => [`org/${orgId}/`, `ocr/${orgId}/`, `exports/${orgId}/`];
 
 /** The object key of a workspace export archive: `exports/<orgId>/<exportId>.zip`. */
 export const exportArchiveKey = (orgId: string, exportId: string): string => `exports/${orgId}/${exportId}.zip`;
