@@ -21,6 +21,7 @@ export const DEFAULT_STACK_NAME = 'tcs-dev';
  * - `webhookRetrySchedule` (retry delays in seconds, comma-separated, e.g. `60,300,1800`; default the code's
  *   schedule in shared/events/retry-schedule.ts; also sets the delivery queue's `maxReceiveCount`)
  * - `webhookBreakerThreshold` (consecutive failures that pause a subscription; default unset: code default 20)
+ * - `mailFromAddress` (the service's own sender, a verified SES identity; default `no-reply@example.com`)
  * cdk-nag 3 is a policy-validation plugin: it runs at `app.synth()` and fails synthesis on any
  * unacknowledged error (report in `cdk.out/policy-validation-report.json`).
  */
@@ -37,6 +38,7 @@ export function configureApp(app: App, operations: readonly ModuleOperation[]): 
     description: 'Transaction-coordination service: HTTP API, Lambda, DynamoDB',
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
     operations,
+    mailFromAddress: app.node.tryGetContext('mailFromAddress') as string | undefined,
     tableDeletionProtection: !(protection === false || protection === 'false'),
     webhooks: {
       // `-c key=value` gives strings; cdk.json may give numbers. The pipeline validates the values.

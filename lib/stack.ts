@@ -19,12 +19,13 @@ import { tableAccessOf, type WebhookWorker } from './table-access.ts';
 import { writeGroupEntries } from './group-entries.ts';
 import type { ModuleOperation } from './registry.ts';
 import { WebhookPipeline, type WebhookPipelineProps } from './webhook-pipeline.ts';
+import { WorkspaceLifecycle } from './workspace-lifecycle.ts';
 
 /** Repository root (the directory holding `functions/`), resolved from this file so cwd does not matter. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Handler module of a worker: `functions/<name>/handler.ts` (exports `handler`). */
-export const handlerEntryOf = (name: WebhookWorker): string => path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
+export const handlerEntryOf = (name: WebhookWorker | 'workspace-purge' | 'workspace-export'): string => path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
 
 /** Stack props plus the few deployment knobs `configureApp` reads from context. */
 export interface TransactionCoordinationStackProps extends StackProps {
@@ -36,6 +37,8 @@ export interface TransactionCoordinationStackProps extends StackProps {
   readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
   /** Webhook pipeline knobs (delivery concurrency, retry schedule, breaker threshold). Default: code defaults. */
   readonly webhooks?: Pick<WebhookPipelineProps, 'deliveryConcurrency' | 'retrySchedule' | 'breakerThreshold'>;
+  /** The service's sender address for its own notices (a verified SES identity). Default `no-reply@example.com`. */
+  readonly mailFromAddress?: string;
 }
 
 /**
@@ -56,6 +59,8 @@ export class TransactionCoordinationStack extends Stack {
   readonly webhooks: WebhookPipeline;
   /** Documents bucket → upload trigger → extraction state machine and its step functions (not API groups). */
   readonly extraction: ExtractionPipeline;
+  /** Workspace deletion and export: schedule group and role, purge and export workers. */
+  readonly lifecycle: WorkspaceLifecycle;
   /** On-call dashboard and alarms (`dashboard.alarms`). */
   readonly dashboard: ServiceDashboard;
 
@@ -103,6 +108,18 @@ export class TransactionCoordinationStack extends Stack {
       const uses = new Set<Capability>(ops.filter((op) => op.group === group).flatMap((op) => op.uses));
       if (uses.has('documents:read') || uses.has('documents:write')) this.extraction.grantDocuments(fn, { read: uses.has('documents:read'), write: uses.has('documents:write') });
       if (uses.has('extraction:start')) this.extraction.grantStartExtraction(fn);
+    }
+
+    this.lifecycle = new WorkspaceLifecycle(this, 'Lifecycle', {
+      table: this.table.table,
+      documentsBucket: this.extraction.bucket,
+      entryOf: handlerEntryOf,
+      mailFromAddress: props.mailFromAddress ?? 'no-reply@example.com',
+    });
+    for (const [group, fn] of functions) {
+      const uses = new Set<Capability>(ops.filter((op) => op.group === group).flatMap((op) => op.uses));
+      if (uses.has('schedules:manage')) this.lifecycle.grantSchedules(fn);
+      if (uses.has('mail:send')) this.lifecycle.grantMail(fn);
     }
 
     this.dashboard = new ServiceDashboard(this, 'OnCall', {
