@@ -10,6 +10,7 @@ export default defineOperation({
   method: 'POST',
   path: '/api/v1/contacts',
   access: 'actions',
+  uses: ['phone-numbers'],
   summary: 'Creates a contact (one per email address in the organization) and emits contact.created.',
   designedHere: true,
   schemas: () => ({ body: z.optional(z.object({ ...contactFields(), type: z.nullish(z.enum(CONTACT_TYPES)) })) }),

@@ -4,7 +4,7 @@
  * Local's), log retention, and cdk-nag (AWS Solutions) passing with only the justified acknowledgments.
  * The app is synthesized once by `synthesize()` (./synth.ts): bundling skipped, cdk.json's context, the same
  * `configureApp` as `bin/app.ts`, cdk-nag findings collected in `validation-report.json` rather than thrown.
- * The webhook workers (not API groups) are asserted in webhook-pipeline.test.ts; here they only count.
+ * The webhook, extraction and messaging workers (not API groups) are asserted in their own files; here they only count.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +16,8 @@ import { lambdaGroups as loadGroups, loadOperations } from '#lib/registry';
 import type { LambdaGroup } from '#api/types';
 import { createTableInput, TABLE_KEYS } from '#db/table-definition';
 import type { TransactionCoordinationStack } from '#lib/stack';
-import { WEBHOOK_WORKERS } from '#lib/table-access';
+import { MESSAGING_WORKERS, WEBHOOK_WORKERS } from '#lib/table-access';
+import { PUBLIC_ROUTES } from '#lib/public-routes';
 import { EXTRACTION_STEPS } from '#lib/extraction-definition';
 import { synthesize, type Resource, type Synthesized } from './synth.ts';
 
@@ -45,6 +46,12 @@ const EXTRACTION_ALARMS = 3;
 const EXTRACTION_FUNCTIONS = EXTRACTION_STEPS.length + 1;
 /** CDK's BucketNotificationsHandler (installs the S3 → Lambda notification): a function without a log group. */
 const CDK_HELPER_FUNCTIONS = 1;
+/** Alarms the messaging pipeline adds (asserted in messaging-pipeline.test.ts). */
+const MESSAGING_ALARMS = 6;
+/** Functions the workspace lifecycle adds (asserted in workspace-lifecycle.test.ts): purge and export. */
+const LIFECYCLE_FUNCTIONS = 2;
+/** Workers that are not API groups: webhook, extraction, messaging and workspace-lifecycle functions. */
+const WORKER_FUNCTIONS = WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + MESSAGING_WORKERS.length + LIFECYCLE_FUNCTIONS;
 
 let synth: Synthesized;
 let outdir: string;
@@ -60,7 +67,7 @@ const fnLogicalId = (group: LambdaGroup) => logicalIdOf(stack.functions.get(grou
 beforeAll(async () => {
   synth = await synthesize();
   ({ outdir, stack, template, resources, synthError } = synth);
-}, 120_000);
+}, 300_000); // one synthesis: minutes on a loaded 2-core machine
 
 afterAll(() => {
   synth?.cleanup();
@@ -85,6 +92,10 @@ describe('cdk-nag (AwsSolutions)', () => {
         for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) acks.set(id, reason);
       }
     }
+    // The schedules wildcard is always acknowledged: the workspace purge deletes schedules of the group
+    // (lib/messaging/scheduler.ts grantDelete), whether or not an operation declares `schedules:manage`. The partition and region are tokens, or literals when the environment names a region (lib/nag-resource.ts).
+    const arn = (service: string, rest: string) => new RegExp(`AwsSolutions-IAM5\\[Resource::arn:(<AWS::Partition>|aws[a-z-]*):${service}:(<AWS::Region>|[a-z0-9-]+):<AWS::AccountId>:${rest}\\]$`);
+    const scheduler = arn('scheduler', 'schedule/[A-Za-z0-9-]+/\\*');
     const allowed = [
       /AwsSolutions-APIG4$/,
       /AwsSolutions-L1$/,
@@ -93,8 +104,12 @@ describe('cdk-nag (AwsSolutions)', () => {
       /AwsSolutions-IAM5\[Resource::<DataTable[0-9A-F]{8}\.Arn>\/index\/\*\]$/,
       /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/org\/\*\]$/,
       /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/ocr\/\*\]$/,
+      /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/inbound\/\*\]$/,
+      /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/exports\/\*\]$/,
+      arn('secretsmanager', 'secret:tcs/mail/\\*'),
       /AwsSolutions-S1$/,
       /AwsSolutions-SQS3$/,
+      scheduler,
     ];
     expect(acks.size).toBe(allowed.length);
     for (const [id, reason] of acks) {
@@ -105,22 +120,23 @@ describe('cdk-nag (AwsSolutions)', () => {
 });
 
 describe('HTTP API', () => {
-  it('has exactly one route per operation plus $default', () => {
+  it('has exactly one route per operation plus $default and the public routes', () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
-    const expected = [...operations.map(routeKeyOf), '$default'];
+    const expected = [...operations.map(routeKeyOf), '$default', ...PUBLIC_ROUTES.map(routeKeyOf)];
     expect(keys.length).toBe(expected.length);
     expect(new Set(keys)).toEqual(new Set(expected));
   });
 
-  it("integrates each route with its group's function, and $default with meta", () => {
+  it("integrates each route with its group's function, $default with meta, a public route with its worker", () => {
     const fnOfIntegration = new Map(
       ofType('AWS::ApiGatewayV2::Integration').map(([id, r]) => [id, r.Properties.IntegrationUri['Fn::GetAtt'][0] as string]),
     );
-    const groupOfRoute = new Map<string, LambdaGroup>(operations.map((op) => [routeKeyOf(op), op.group]));
-    groupOfRoute.set('$default', 'meta');
+    const fnOfRoute = new Map<string, string>(operations.map((op) => [routeKeyOf(op), fnLogicalId(op.group)]));
+    fnOfRoute.set('$default', fnLogicalId('meta'));
+    for (const pub of PUBLIC_ROUTES) fnOfRoute.set(routeKeyOf(pub), logicalIdOf(stack.messaging.workers[pub.worker].fn));
     for (const [, route] of ofType('AWS::ApiGatewayV2::Route')) {
       const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
-      expect(fnOfIntegration.get(integrationId), route.Properties.RouteKey).toBe(fnLogicalId(groupOfRoute.get(route.Properties.RouteKey)!));
+      expect(fnOfIntegration.get(integrationId), route.Properties.RouteKey).toBe(fnOfRoute.get(route.Properties.RouteKey));
     }
   });
 
@@ -152,7 +168,7 @@ describe('HTTP API', () => {
 
 describe('functions', () => {
   it('has one Node.js 22 arm64 function per Lambda group, bound to the table', () => {
-    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + CDK_HELPER_FUNCTIONS);
+    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WORKER_FUNCTIONS + CDK_HELPER_FUNCTIONS);
     for (const group of lambdaGroups) {
       const fn = resources[fnLogicalId(group)];
       expect(fn.Type).toBe('AWS::Lambda::Function');
@@ -190,7 +206,7 @@ describe('functions', () => {
   it('gives every function a log group with retention', () => {
     const logGroups = new Map(ofType('AWS::Logs::LogGroup'));
     // + API access logs + the extraction state machine's execution logs
-    expect(logGroups.size).toBe(lambdaGroups.length + WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + 2);
+    expect(logGroups.size).toBe(lambdaGroups.length + WORKER_FUNCTIONS + 2);
     for (const [, lg] of logGroups) expect(lg.Properties.RetentionInDays).toBe(30);
     for (const group of lambdaGroups) {
       const ref = resources[fnLogicalId(group)].Properties.LoggingConfig.LogGroup.Ref;
@@ -200,26 +216,30 @@ describe('functions', () => {
 });
 
 describe('observability', () => {
-  const S3_GROUPS = new Set(['documents', 'extractions']);
-  it('names each API function\'s Powertools service after its group; the S3 groups trace without the X-Ray SDK', () => {
+  /**
+   * Groups holding a heavy library (lib/service-function.ts `bundlesXraySdk`): the S3 client (documents,
+   * extractions), phone-number metadata (contacts, messaging), the SES/SMTP mail clients (account, messaging).
+   */
+  const NO_XRAY_SDK_GROUPS = new Set(['documents', 'extractions', 'contacts', 'messaging', 'account']);
+  it('names each API function\'s Powertools service after its group; the heavy groups trace without the X-Ray SDK', () => {
     for (const group of lambdaGroups) {
       const vars = resources[fnLogicalId(group)].Properties.Environment.Variables;
       expect(vars.POWERTOOLS_SERVICE_NAME, group).toBe(`api-${group}`);
-      expect(vars.POWERTOOLS_TRACE_ENABLED, group).toBe(S3_GROUPS.has(group) ? 'false' : undefined);
+      expect(vars.POWERTOOLS_TRACE_ENABLED, group).toBe(NO_XRAY_SDK_GROUPS.has(group) ? 'false' : undefined);
     }
   });
 
-  it('names the webhook workers and the extraction functions, each with its own service name', () => {
+  it('names the webhook workers, the extraction functions, the messaging and workspace-lifecycle workers, each with its own service name', () => {
     const names = ofType('AWS::Lambda::Function')
       .map(([, r]) => r.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME as string | undefined)
       .filter((n): n is string => n !== undefined);
-    expect(names).toEqual(expect.arrayContaining(['webhook-fanout', 'webhook-delivery', 'document-uploaded', ...EXTRACTION_STEPS.map((s) => `extraction-${s}`)]));
+    expect(names).toEqual(expect.arrayContaining(['webhook-fanout', 'webhook-delivery', 'document-uploaded', ...EXTRACTION_STEPS.map((s) => `extraction-${s}`), ...MESSAGING_WORKERS, 'workspace-purge', 'workspace-export']));
     expect(new Set(names).size, 'service names are unique').toBe(names.length);
   });
 });
 
 describe('table', () => {
-  it('matches the local table definition: PK/SK, GSI1/GSI2 (ALL), streams with both images', () => {
+  it('matches the local table definition: PK/SK, GSI1/GSI2 (ALL), GSI3 (keys only), streams with both images', () => {
     const local = createTableInput('ignored');
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     const table = resources[logicalIdOf(stack.table.table)];
@@ -231,7 +251,7 @@ describe('table', () => {
     ]);
     expect(byName(table.Properties.AttributeDefinitions)).toEqual(byName(local.AttributeDefinitions));
     expect(byName(table.Properties.GlobalSecondaryIndexes)).toEqual(byName(local.GlobalSecondaryIndexes));
-    expect(table.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName).sort()).toEqual(['GSI1', 'GSI2']);
+    expect(table.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName).sort()).toEqual(['GSI1', 'GSI2', 'GSI3']);
     expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
   });
 
@@ -253,7 +273,7 @@ describe('table', () => {
 describe('operations', () => {
   it('alarms on API 5xx and on each function’s errors, and has one dashboard', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
-    expect(alarms).toHaveLength(lambdaGroups.length + 1 + WEBHOOK_ALARMS + EXTRACTION_ALARMS);
+    expect(alarms).toHaveLength(lambdaGroups.length + 1 + WEBHOOK_ALARMS + EXTRACTION_ALARMS + MESSAGING_ALARMS);
     const api5xx = alarms.filter((a) => a.Metrics?.some((m: { MetricStat?: { Metric: { MetricName: string } } }) => m.MetricStat?.Metric.MetricName === '5xx'));
     expect(api5xx).toHaveLength(1);
     for (const group of lambdaGroups) {
