@@ -23,7 +23,7 @@ import { snapshot, snapshotDiff } from '../support/table-snapshot.ts';
 import { envelopeProblem } from '../support/envelope-check.ts';
 import { Big, fuzzCase, type BodyPath, type Mutation, type OperationSpace } from '../support/fuzz-inputs.ts';
 import { describeRequest, render } from '../support/fuzz-request.ts';
-import { FuzzFixtures } from './fuzz-fixtures.ts';
+import { FUZZ_ORG_NAME, FuzzFixtures } from './fuzz-fixtures.ts';
 import { startTestS3, type TestS3 } from './documents-fixtures.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,7 +124,7 @@ const seedOf = (operationId: string) => [...operationId].reduce((h, c) => (Math.
 describe('the edge refuses bad input with the envelope, never a 5xx, and a refused request stores nothing', () => {
   it.each(ops.map((op) => [op.operationId, op] as const))('%s', async (_id, op) => {
     await useTestTable();
-    const [org, other] = await Promise.all([t.newOrg('Fuzz Realty'), t.newOrg('Other Fuzz Realty')]);
+    const [org, other] = await Promise.all([t.newOrg(FUZZ_ORG_NAME), t.newOrg('Other Fuzz Realty')]);
     const fx = new FuzzFixtures(t, org, other);
     const space = spaceOf(op);
     const storesFiles = op.uses.includes('documents:write');

@@ -21,6 +21,9 @@ export const HOOK_URL = 'http://127.0.0.1:9/hook';
 
 type Memo = Partial<Record<'deal' | 'task' | 'document' | 'job' | 'webhook' | 'contact' | 'conversation' | 'scheduled', Promise<Record<string, string>>>>;
 
+/** The workspace name of the fuzzed organization (a deletion request's `confirmName` must equal it). */
+export const FUZZ_ORG_NAME = 'Fuzz Realty';
+
 /** The roles the messaging examples address (the contact fixture holds all of them, as a dual agent would). */
 const CONTACT_ROLES = ['Buyer', "Buyer's Agent", 'Listing Agent'];
 /** The contact fixture's mobile number (E.164). */
@@ -224,6 +227,8 @@ export class FuzzFixtures {
         return typeof value === 'string' ? (await this.contact()).contactId : value;
       case 'url':
         return HOOK_URL;
+      case 'confirmName':
+        return typeof value === 'string' ? FUZZ_ORG_NAME : value;
       default:
         return this.bind(value);
     }
