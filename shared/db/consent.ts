@@ -1,6 +1,7 @@
 /**
  * Who may not be contacted, address by address. Both are about the recipient, not a tenant, so their keys
- * start with the address (the items carry the `orgId` of the message that caused them):
+ * start with the address. The items carry the organization of the message that caused them as `causedByOrgId`,
+ * not `orgId`: they stay out of GSI3 (an organization's items), so a workspace purge never lifts an opt-out.
  * - SMS opt-out: `PK = SMSOPTOUT#<e164>`, `SK = OPTOUT`. A number that texted STOP is never texted again
  *   (`forceOverride` or not) until it texts START (CTIA Messaging Principles; carriers require honouring STOP).
  * - Email suppression: `PK = EMAILSUPPRESS#<lower-cased address>`, `SK = SUPPRESSED`, after a permanent bounce or
@@ -29,7 +30,7 @@ export interface EmailSuppression {
 
 /** Records that `phone` (E.164) texted an opt-out keyword. */
 export async function optOutSms(phone: string, keyword: string, orgId: string | null, now: Date): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...optOutKey(phone), entity: 'SmsOptOut', orgId, phone, keyword, optedOutAt: now.toISOString() } }));
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...optOutKey(phone), entity: 'SmsOptOut', ...(orgId && { causedByOrgId: orgId }), phone, keyword, optedOutAt: now.toISOString() } }));
 }
 
 /** Lifts an opt-out (the number texted START). */
@@ -46,7 +47,7 @@ export async function findSmsOptOut(phone: string): Promise<SmsOptOut | undefine
 /** Suppresses an address after a permanent bounce or a complaint. */
 export async function suppressEmail(address: string, reason: EmailSuppression['reason'], detail: string | null, orgId: string | null, now: Date): Promise<void> {
   await db().send(
-    new PutCommand({ TableName: tableName(), Item: { ...suppressionKey(address), entity: 'EmailSuppression', orgId, address: address.toLowerCase(), reason, detail, suppressedAt: now.toISOString() } }),
+    new PutCommand({ TableName: tableName(), Item: { ...suppressionKey(address), entity: 'EmailSuppression', ...(orgId && { causedByOrgId: orgId }), address: address.toLowerCase(), reason, detail, suppressedAt: now.toISOString() } }),
   );
 }
 

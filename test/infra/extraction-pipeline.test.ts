@@ -9,6 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTRACTION_STEPS, MAX_OCR_POLLS, OCR_POLL_INTERVAL_SECONDS, STEP_RESOURCE_VARIABLES, STEP_STATE_NAMES, type ExtractionStep } from '#lib/extraction-definition';
 import type { ServiceFunction } from '#lib/service-function';
+import { loadOperations } from '#lib/registry';
+import type { Capability } from '#api/types';
 import { synthesize, type Synthesized } from './synth.ts';
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
@@ -273,11 +275,17 @@ describe('API groups', () => {
     }
   });
 
-  it('no other group gets the bucket or the state machine', () => {
+  it('only groups whose operations declare documents:* get the bucket, and extraction:start the state machine', async () => {
+    const ops = await loadOperations();
+    const declaring = (pred: (c: Capability) => boolean) => new Set(ops.filter((op) => op.uses.some(pred)).map((op) => op.group as string));
+    const bucketGroups = declaring((c) => c.startsWith('documents:'));
+    const machineGroups = declaring((c) => c === 'extraction:start');
+    expect(bucketGroups).toContain('documents');
+    expect(machineGroups).toContain('documents');
     for (const [group, fn] of s.stack.functions) {
-      if (group === 'documents' || group === 'extractions') continue;
+      if (!machineGroups.has(group)) expect(serviceActions(fn, 'states'), group).toEqual([]);
+      if (bucketGroups.has(group)) continue;
       expect(serviceActions(fn, 's3'), group).toEqual([]);
-      expect(serviceActions(fn, 'states'), group).toEqual([]);
       expect(s.resources[idOf(fn.fn)].Properties.Environment.Variables.DOCUMENTS_BUCKET, group).toBeUndefined();
     }
   });

@@ -15,6 +15,7 @@ import { groupHandler } from '#http/pipeline';
 import type { RegisteredOperation } from '#api/operation';
 import sendTransactionEmail from '#functions/messaging/send-transaction-email';
 import scheduleTransactionMessage from '#functions/messaging/schedule-transaction-message';
+import createDisclosurePackage from '#functions/disclosures/create-disclosure-package';
 import { NotFound } from '#domain/errors';
 import { localContext } from '#lib/local/api-event';
 
@@ -218,9 +219,10 @@ describe('Idempotency-Key through the pipeline', () => {
 
 describe('planned operations', () => {
   it('answer 501 not_implemented after authentication and validation', async () => {
-    const deployed = groupHandler('messaging', [{ ...sendTransactionEmail, group: 'messaging' }]);
+    const deployed = groupHandler('disclosures', [{ ...createDisclosurePackage, group: 'disclosures' }]);
+    const route = { routeKey: 'POST /api/v1/disclosure-packages', path: () => '/api/v1/disclosure-packages' };
 
-    const res = (await deployed(event(SEND, {}), localContext('test-messaging'))) as APIGatewayProxyStructuredResultV2;
+    const res = (await deployed(event(route, { body: { name: 'Seller disclosures' } }), localContext('test-disclosures'))) as APIGatewayProxyStructuredResultV2;
 
     expect(res.statusCode).toBe(501);
     expect(errorOf(res).code).toBe('not_implemented');
