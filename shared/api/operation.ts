@@ -57,6 +57,12 @@ interface OperationMeta<S extends OperationSchemas> {
   uses?: readonly Capability[];
   /** The input schemas, built on first use. Default: no input. */
   schemas?: () => S;
+  /**
+   * The JSON body of the 200 response, built on first use (shared/api/responses/). It documents the operation in
+   * the OpenAPI document and end-to-end tests check every response against it. A planned operation gives it
+   * where the spec shows the shape. Default: undocumented.
+   */
+  response?: () => z.ZodMiniType;
 }
 
 /** `defineOperation`'s argument: metadata, schemas, a handler and optionally a valid example request. */
@@ -87,6 +93,8 @@ export interface Operation<S extends OperationSchemas = OperationSchemas> {
   readonly uses: readonly Capability[];
   /** Builds the schemas (cached by the caller; see `schemasOf`). */
   readonly schemas: () => S;
+  /** Builds the 200 response body's schema, when documented (see `responseOf`). */
+  readonly response?: () => z.ZodMiniType;
   /** Undefined while planned. A method signature, so operations of different schemas share one list type. */
   handler?(input: OperationInput<S>, ctx: RequestContext): Promise<OperationResult>;
   readonly example?: OperationExample<S>;
@@ -109,6 +117,7 @@ function base<S extends OperationSchemas>(def: OperationMeta<S>) {
     designedHere: def.designedHere ?? false,
     uses: def.uses ?? [],
     schemas: def.schemas ?? (() => ({}) as S),
+    response: def.response,
   };
 }
 
@@ -139,6 +148,16 @@ export function schemasOf(op: Operation): OperationSchemas {
   let schemas = built.get(op);
   if (!schemas) built.set(op, (schemas = op.schemas()));
   return schemas;
+}
+
+const builtResponses = new WeakMap<Operation, z.ZodMiniType>();
+
+/** An operation's 200 response-body schema, built once per process; undefined when it documents none. */
+export function responseOf(op: Operation): z.ZodMiniType | undefined {
+  if (!op.response) return undefined;
+  let schema = builtResponses.get(op);
+  if (!schema) builtResponses.set(op, (schema = op.response()));
+  return schema;
 }
 
 /** What `GET /catalog` and the coverage table know of an operation: no schemas, no handler. */
