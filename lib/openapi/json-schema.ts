@@ -36,9 +36,9 @@ export function toJsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', comp
     if (existing && JSON.stringify(existing) !== JSON.stringify(body)) throw new Error(`component schema ${name} is defined two ways`);
     components[name] = body;
   }
-  // A named resource used as the whole schema comes back as itself plus an id: refer to it instead.
+  // A named resource converted as the whole schema may come back inline (plus its id): refer to it instead.
   const named = resources.get(schema);
-  if (named) {
+  if (named && !('$ref' in root)) {
     const { id: _id, ...body } = rewriteRefs(root) as JsonSchema;
     components[named.id] = body;
     return { $ref: COMPONENT_REF + named.id };

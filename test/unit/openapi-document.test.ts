@@ -104,3 +104,10 @@ describe('OpenAPI document', () => {
     expect(readFileSync(GENERATED.reference, 'utf8')).toBe(want.reference);
   });
 });
+
+describe('OpenAPI components', () => {
+  it('no component schema is only a reference to itself', () => {
+    for (const [name, schema] of Object.entries(doc.components.schemas)) expect((schema as any).$ref, name).not.toBe(`#/components/schemas/${name}`);
+    expect(doc.components.schemas.OrgHealth.properties.apiVersion).toEqual({ type: 'string' });
+  });
+});
