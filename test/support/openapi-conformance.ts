@@ -24,12 +24,12 @@ interface Checker {
 
 let loading: Promise<Checker> | undefined;
 
-/** Adds `additionalProperties: false` to every object schema that lists `properties` and says nothing else. */
+/** Adds `additionalProperties: false` to every object schema that lists `properties` and says nothing else (not inside `allOf`, whose parts each see only some properties). */
 export function strictCopy(node: unknown, inComposition = false): unknown {
   if (Array.isArray(node)) return node.map((n) => strictCopy(n, inComposition));
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = strictCopy(v, k === 'allOf');
+  for (const [k, v] of Object.entries(node)) out[k] = strictCopy(v, inComposition || k === 'allOf');
   if (!inComposition && out.properties && typeof out.properties === 'object' && !('additionalProperties' in out) && !('$ref' in out)) {
     out.additionalProperties = false;
   }
