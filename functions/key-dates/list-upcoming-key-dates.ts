@@ -8,7 +8,7 @@ import { int32 } from '#api/params';
 import { listUpcomingKeyDates as list } from '#db/key-dates';
 import { dateOf } from '#domain/calendar';
 import { day } from '#api/responses/common';
-import { KeyDate } from '#api/responses/deals';
+import { UpcomingKeyDate } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'listUpcomingKeyDates',
@@ -16,7 +16,7 @@ export default defineOperation({
   path: '/api/v1/key-dates/upcoming',
   access: 'read',
   summary: 'Key dates across all transactions falling within the horizon, soonest first.',
-  response: () => z.object({ data: z.array(KeyDate), horizonDays: z.int(), from: day() }),
+  response: () => z.object({ data: z.array(UpcomingKeyDate), horizonDays: z.int(), from: day() }),
   schemas: () => ({
     query: z.object({
       horizonDays: z._default(int32({ min: 0, max: 365 }), 14),

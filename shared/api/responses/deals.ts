@@ -132,3 +132,9 @@ export const NextAction = resource(
     keyDateType: z.optional(z.string()),
   }),
 );
+
+export const UpcomingKeyDate = resource(
+  'UpcomingKeyDate',
+  'A key date of the cross-deal upcoming list, with the days from today (0 = today).',
+  z.object({ ...KeyDate.def.shape, daysUntil: z.int() }),
+);
