@@ -19,6 +19,7 @@ import { tableAccessOf, type WebhookWorker } from './table-access.ts';
 import { writeGroupEntries } from './group-entries.ts';
 import type { ModuleOperation } from './registry.ts';
 import { WebhookPipeline, type WebhookPipelineProps } from './webhook-pipeline.ts';
+import { ReferenceSite } from './reference-site.ts';
 
 /** Repository root (the directory holding `functions/`), resolved from this file so cwd does not matter. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -89,6 +90,7 @@ export class TransactionCoordinationStack extends Stack {
       },
     });
 
+    new ReferenceSite(this, 'Reference', { httpApi: this.httpApi.api, operations: ops });
     this.webhooks = new WebhookPipeline(this, 'Webhooks', {
       table: this.table.table,
       entryOf: handlerEntryOf,

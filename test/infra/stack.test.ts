@@ -6,6 +6,7 @@
  * `configureApp` as `bin/app.ts`, cdk-nag findings collected in `validation-report.json` rather than thrown.
  * The webhook workers (not API groups) are asserted in webhook-pipeline.test.ts; here they only count.
  */
+import { REFERENCE_ROUTES } from '#lib/reference-site';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,9 @@ import type { TransactionCoordinationStack } from '#lib/stack';
 import { WEBHOOK_WORKERS } from '#lib/table-access';
 import { EXTRACTION_STEPS } from '#lib/extraction-definition';
 import { synthesize, type Resource, type Synthesized } from './synth.ts';
+
+/** The reference site's one function (lib/reference-site.ts). */
+const REFERENCE_FUNCTIONS = 1;
 
 const BASE_ACTIONS = [
   'dynamodb:ConditionCheckItem',
@@ -105,9 +109,9 @@ describe('cdk-nag (AwsSolutions)', () => {
 });
 
 describe('HTTP API', () => {
-  it('has exactly one route per operation plus $default', () => {
+  it('has exactly one route per operation plus $default and the reference site\'s', () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
-    const expected = [...operations.map(routeKeyOf), '$default'];
+    const expected = [...operations.map(routeKeyOf), '$default', ...REFERENCE_ROUTES.map((p) => `GET ${p}`)];
     expect(keys.length).toBe(expected.length);
     expect(new Set(keys)).toEqual(new Set(expected));
   });
@@ -119,6 +123,7 @@ describe('HTTP API', () => {
     const groupOfRoute = new Map<string, LambdaGroup>(operations.map((op) => [routeKeyOf(op), op.group]));
     groupOfRoute.set('$default', 'meta');
     for (const [, route] of ofType('AWS::ApiGatewayV2::Route')) {
+      if (REFERENCE_ROUTES.some((p) => route.Properties.RouteKey === `GET ${p}`)) continue;
       const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
       expect(fnOfIntegration.get(integrationId), route.Properties.RouteKey).toBe(fnLogicalId(groupOfRoute.get(route.Properties.RouteKey)!));
     }
@@ -152,7 +157,7 @@ describe('HTTP API', () => {
 
 describe('functions', () => {
   it('has one Node.js 22 arm64 function per Lambda group, bound to the table', () => {
-    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + CDK_HELPER_FUNCTIONS);
+    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + CDK_HELPER_FUNCTIONS + REFERENCE_FUNCTIONS);
     for (const group of lambdaGroups) {
       const fn = resources[fnLogicalId(group)];
       expect(fn.Type).toBe('AWS::Lambda::Function');
@@ -189,8 +194,8 @@ describe('functions', () => {
 
   it('gives every function a log group with retention', () => {
     const logGroups = new Map(ofType('AWS::Logs::LogGroup'));
-    // + API access logs + the extraction state machine's execution logs
-    expect(logGroups.size).toBe(lambdaGroups.length + WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + 2);
+    // + API access logs + the extraction state machine's execution logs + the reference site's function
+    expect(logGroups.size).toBe(lambdaGroups.length + WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + 2 + REFERENCE_FUNCTIONS);
     for (const [, lg] of logGroups) expect(lg.Properties.RetentionInDays).toBe(30);
     for (const group of lambdaGroups) {
       const ref = resources[fnLogicalId(group)].Properties.LoggingConfig.LogGroup.Ref;
