@@ -7,53 +7,34 @@
  *   key create --org ORG_ID [--scopes read,draft,actions] [--name NAME] [--user USER_ID]
  *   key revoke --org ORG_ID --key-id KEY_ID
  *   key list   --org ORG_ID
+ *   mail-account add  --org ORG_ID --user USER_ID --kind ses|smtp --from ADDRESS [--name NAME] [--default]
+ *                     [--smtp-host HOST --smtp-port 587 --smtp-user USER --secret tcs/mail/…]
+ *   mail-account list --org ORG_ID [--user USER_ID]
  *
  * Output is JSON on stdout; errors go to stderr with exit code 1 (usage) or 2 (not found).
  */
 import { parseArgs } from 'node:util';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Scope } from '#api/types';
+import { connectLocalTable } from '#lib/local/runtime-file';
+import { addMailAccount, listOrgMailAccounts, MAIL_ACCOUNT_OPTIONS } from './admin-mail-accounts.ts';
 
 const USAGE = `usage:
   npm run admin -- org create --name NAME --owner-email EMAIL [--owner-first-name F] [--owner-last-name L]
   npm run admin -- key create --org ORG_ID [--scopes read,draft,actions] [--name NAME] [--user USER_ID]
   npm run admin -- key revoke --org ORG_ID --key-id KEY_ID
-  npm run admin -- key list --org ORG_ID`;
+  npm run admin -- key list --org ORG_ID
+  npm run admin -- mail-account add --org ORG_ID --user USER_ID --kind ses|smtp --from ADDRESS [--name NAME] [--default]
+                   [--smtp-host HOST --smtp-port 587 --smtp-user USER --secret tcs/mail/NAME]
+  npm run admin -- mail-account list --org ORG_ID [--user USER_ID]`;
 
 const SCOPES: Scope[] = ['read', 'draft', 'actions'];
 
 class UsageError extends Error {}
 
-/** Points the repositories at a table; returns a cleanup function. */
+/** Points the repositories at a table (deployed with `TABLE_NAME`, else the local one); returns a cleanup function. */
 async function connect(): Promise<() => Promise<void>> {
   if (process.env.TABLE_NAME && !process.env.LOCAL_RUNTIME) return async () => undefined;
-  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
-  const runtimeFile = path.join(dataDir, 'local-runtime.json');
-  if (existsSync(runtimeFile)) {
-    const rt = JSON.parse(readFileSync(runtimeFile, 'utf8')) as { endpoint: string; tableName: string; pid: number };
-    if (isAlive(rt.pid)) {
-      process.env.DYNAMODB_ENDPOINT = rt.endpoint;
-      process.env.TABLE_NAME = rt.tableName;
-      return async () => undefined;
-    }
-  }
-  const { startDynamoDbLocal } = await import('#lib/local/dynamodb-local');
-  const { ensureTable } = await import('#lib/local/ensure-table');
-  const ddb = await startDynamoDbLocal({ dataDir: path.join(dataDir, 'dynamodb') });
-  process.env.DYNAMODB_ENDPOINT = ddb.endpoint;
-  process.env.TABLE_NAME ??= 'tcs-local';
-  await ensureTable(ddb.endpoint, process.env.TABLE_NAME);
-  return () => ddb.stop();
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return connectLocalTable();
 }
 
 function parseScopes(raw: string | undefined): Scope[] {
@@ -76,6 +57,7 @@ async function run(argv: string[]): Promise<unknown> {
       scopes: { type: 'string' },
       user: { type: 'string' },
       'key-id': { type: 'string' },
+      ...MAIL_ACCOUNT_OPTIONS,
     },
   });
   const [noun, verb] = positionals;
@@ -111,6 +93,13 @@ async function run(argv: string[]): Promise<unknown> {
     if (verb === 'list') {
       return (await keys.listApiKeys(orgId)).map(({ keyId, name, scopes, displayPrefix, createdAt, revokedAt, userId }) => ({ keyId, name, scopes, displayPrefix, userId, createdAt, revokedAt: revokedAt ?? null }));
     }
+  }
+  if (noun === 'mail-account') {
+    const orgId = need('org');
+    if (!(await orgs.getOrganization(orgId))) throw Object.assign(new Error(`organization ${orgId} not found`), { exitCode: 2 });
+    const fail = (message: string) => new UsageError(message);
+    if (verb === 'add') return addMailAccount(orgId, values, fail);
+    if (verb === 'list') return listOrgMailAccounts(orgId, values.user);
   }
   throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
 }

@@ -6,6 +6,7 @@ import { type App, Validations } from 'aws-cdk-lib';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { parseMessagingSettings } from './messaging/settings.ts';
 import { TransactionCoordinationStack } from './stack.ts';
 import type { ModuleOperation } from './registry.ts';
 
@@ -21,6 +22,8 @@ export const DEFAULT_STACK_NAME = 'tcs-dev';
  * - `webhookRetrySchedule` (retry delays in seconds, comma-separated, e.g. `60,300,1800`; default the code's
  *   schedule in shared/events/retry-schedule.ts; also sets the delivery queue's `maxReceiveCount`)
  * - `webhookBreakerThreshold` (consecutive failures that pause a subscription; default unset: code default 20)
+ * - messaging: `mailDomain`, `mailFromAddress`, `inboundMailDomain`, `mailSenderIdentities`,
+ *   `smsOriginationIdentity`, `smsOptOutList`, `publicBaseUrl` (meanings and defaults: lib/messaging/settings.ts)
  * cdk-nag 3 is a policy-validation plugin: it runs at `app.synth()` and fails synthesis on any
  * unacknowledged error (report in `cdk.out/policy-validation-report.json`).
  */
@@ -31,6 +34,16 @@ export function configureApp(app: App, operations: readonly ModuleOperation[]): 
   const concurrency = app.node.tryGetContext('webhookConcurrency');
   const retrySchedule = app.node.tryGetContext('webhookRetrySchedule');
   const breakerThreshold = app.node.tryGetContext('webhookBreakerThreshold');
+  const context = (key: string): unknown => app.node.tryGetContext(key);
+  const messaging = parseMessagingSettings({
+    mailDomain: context('mailDomain'),
+    mailFromAddress: context('mailFromAddress'),
+    inboundMailDomain: context('inboundMailDomain'),
+    mailSenderIdentities: context('mailSenderIdentities'),
+    smsOriginationIdentity: context('smsOriginationIdentity'),
+    smsOptOutList: context('smsOptOutList'),
+    publicBaseUrl: context('publicBaseUrl'),
+  }); // throws on a malformed value
 
   const stack = new TransactionCoordinationStack(app, 'TransactionCoordinationStack', {
     stackName,
@@ -44,6 +57,7 @@ export function configureApp(app: App, operations: readonly ModuleOperation[]): 
       retrySchedule: retrySchedule === undefined ? undefined : String(retrySchedule),
       breakerThreshold: breakerThreshold === undefined ? undefined : Number(breakerThreshold),
     },
+    messaging,
   });
   if (alarmTopicArn) {
     const topic = sns.Topic.fromTopicArn(stack, 'AlarmTopic', alarmTopicArn);

@@ -1,7 +1,8 @@
 /**
  * `ServiceHttpApi`: the API Gateway HTTP API, one route per operation of the registry (`lib/registry.ts`),
  * each integrated with its group's Lambda, plus `$default` → the `meta` function (unknown routes answer 404 in
- * the JSON error envelope instead of API Gateway's own `{"message":"Not Found"}`).
+ * the JSON error envelope instead of API Gateway's own `{"message":"Not Found"}`), plus one route per public route
+ * (`lib/public-routes.ts`, e.g. `GET /l/{token}`), integrated with its worker's function.
  */
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -12,6 +13,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RegisteredOperation } from '#api/operation';
 import type { LambdaGroup } from '#api/types';
+import type { PublicRoute } from './public-routes.ts';
 
 /** The group whose function serves `$default` (see functions/meta/handler.ts). */
 export const DEFAULT_ROUTE_GROUP: LambdaGroup = 'meta';
@@ -22,6 +24,10 @@ export interface ServiceHttpApiProps {
   readonly functionOf: (group: LambdaGroup) => lambda.IFunction;
   /** Operations to route (lib/registry.ts), one route each. */
   readonly operations: readonly RegisteredOperation[];
+  /** Routes opened without credentials (lib/public-routes.ts), one route each. Default none. */
+  readonly publicRoutes?: readonly PublicRoute[];
+  /** The function serving each public route's worker; must cover every worker of `publicRoutes`. */
+  readonly publicFunctionOf?: (worker: PublicRoute['worker']) => lambda.IFunction;
   /** Stage-wide token bucket: steady requests/second. Default 100. Per-credential limits live in the Lambda. */
   readonly throttleRateLimit?: number;
   /** Stage-wide token bucket: burst capacity (requests). Default 200. */
@@ -128,6 +134,21 @@ export class ServiceHttpApi extends Construct {
         'DynamoDB call that enforces the rate limit; an API Gateway ' +
         'authorizer would add a second lookup. Unauthenticated calls get 401 in the error envelope.',
     });
+
+    // Public routes live outside the API's construct subtree, so the acknowledgment above does not cover them and
+    // each carries its own reason.
+    for (const pub of props.publicRoutes ?? []) {
+      if (!props.publicFunctionOf) throw new Error('publicRoutes needs publicFunctionOf');
+      const route = new apigwv2.HttpRoute(this, `PublicRoute${pascal(pub.worker)}${pub.method}`, {
+        httpApi: this.api,
+        routeKey: apigwv2.HttpRouteKey.with(pub.path, apigwv2.HttpMethod[pub.method]),
+        integration: new HttpLambdaIntegration(`Public${pascal(pub.worker)}${pub.method}Integration`, props.publicFunctionOf(pub.worker)),
+      });
+      Validations.of(route).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason: `${pub.method} ${pub.path} takes no credentials by design. ${pub.unauthenticatedBecause}`,
+      });
+    }
   }
 }
 

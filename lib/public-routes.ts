@@ -11,6 +11,18 @@ export interface PublicRoute {
   path: string;
   /** The folder under functions/ whose handler serves it. */
   worker: 'public-links';
+  /** Why it needs no credentials and what authorizes a request instead (the cdk-nag APIG4 acknowledgment's reason). */
+  unauthenticatedBecause: string;
 }
 
-export const PUBLIC_ROUTES: readonly PublicRoute[] = [{ method: 'GET', path: '/l/{token}', worker: 'public-links' }];
+export const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  {
+    method: 'GET',
+    path: '/l/{token}',
+    worker: 'public-links',
+    unauthenticatedBecause:
+      'A shared document link is opened by people outside the organization (sent by text or email), who have no credentials. The ' +
+      'unguessable token in the path (256 random bits, stored only as its SHA-256, expiring, revocable) is the authorization; an ' +
+      'unknown, expired or revoked token gets the same 404, and a live one only a 5-minute download URL.',
+  },
+];

@@ -37,12 +37,14 @@ export function bundlingAliases(xraySdk: boolean): Record<string, string> {
 }
 
 /**
- * Whether a function whose code uses `uses` bundles the X-Ray SDK (the Powertools Tracer). Not when it holds the S3
- * client (`documents:*`): S3 client and X-Ray SDK together exceed the 500 KB bundle budget (the documents group is
- * ~500 KB with the Logger and Metrics, the X-Ray SDK adds ~125 KB). Those functions keep Lambda's active tracing
- * (their invocation segments) without per-call SDK subsegments.
+ * Whether a function whose operations use `uses` bundles the X-Ray SDK (the Powertools Tracer, ~115 KB with its
+ * dependencies). Not when it also holds a heavy library it cannot do without: the S3 client (`documents:*`), the
+ * phone-number metadata (`phone-numbers`), the SES/SMS clients and SMTP transport (`mail:send`, `sms:send`); with
+ * the X-Ray SDK those exceed the 500 KB bundle budget. Such functions keep Lambda's active tracing (their
+ * invocation segments) without per-call SDK subsegments.
  */
-export const bundlesXraySdk = (uses: readonly Capability[]): boolean => !uses.includes('documents:read') && !uses.includes('documents:write');
+const HEAVY: readonly Capability[] = ['documents:read', 'documents:write', 'phone-numbers', 'mail:send', 'sms:send'];
+export const bundlesXraySdk = (uses: readonly Capability[]): boolean => !uses.some((c) => HEAVY.includes(c));
 
 /** Inputs of `ServiceFunction`; everything but `entry` and `serviceName` has an opinionated default. */
 export interface ServiceFunctionProps {

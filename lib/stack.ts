@@ -2,7 +2,8 @@
  * `TransactionCoordinationStack`: the deployed service. One table, one Lambda per API group (bound to the
  * table with that group's actions), the HTTP API routing every operation, the webhook pipeline
  * (stream fan-out, delivery queue and worker), the extraction pipeline (documents bucket, S3 upload trigger,
- * Step Functions OCR + extraction), and the on-call dashboard.
+ * Step Functions OCR + extraction), the messaging pipeline (SES, SMS, scheduled sends, inbound mail and texts,
+ * public document links), and the on-call dashboard.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +13,13 @@ import type { Construct } from 'constructs';
 import { LAMBDA_GROUPS, type Capability, type LambdaGroup } from '#api/types';
 import { ServiceDashboard } from './dashboard.ts';
 import { ExtractionPipeline } from './extraction-pipeline.ts';
+import { MessagingPipeline } from './messaging-pipeline.ts';
+import { parseMessagingSettings, type MessagingSettings } from './messaging/settings.ts';
+import { PUBLIC_ROUTES } from './public-routes.ts';
 import { pascal, ServiceHttpApi } from './http-api.ts';
 import { bundlesXraySdk, ServiceFunction } from './service-function.ts';
 import { ServiceTable } from './table.ts';
-import { tableAccessOf, type WebhookWorker } from './table-access.ts';
+import { tableAccessOf, type MessagingWorker, type WebhookWorker } from './table-access.ts';
 import { writeGroupEntries } from './group-entries.ts';
 import type { ModuleOperation } from './registry.ts';
 import { WebhookPipeline, type WebhookPipelineProps } from './webhook-pipeline.ts';
@@ -25,7 +29,7 @@ import { ReferenceSite } from './reference-site.ts';
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Handler module of a worker: `functions/<name>/handler.ts` (exports `handler`). */
-export const handlerEntryOf = (name: WebhookWorker): string => path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
+export const handlerEntryOf = (name: WebhookWorker | MessagingWorker): string => path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
 
 /** Stack props plus the few deployment knobs `configureApp` reads from context. */
 export interface TransactionCoordinationStackProps extends StackProps {
@@ -37,14 +41,18 @@ export interface TransactionCoordinationStackProps extends StackProps {
   readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
   /** Webhook pipeline knobs (delivery concurrency, retry schedule, breaker threshold). Default: code defaults. */
   readonly webhooks?: Pick<WebhookPipelineProps, 'deliveryConcurrency' | 'retrySchedule' | 'breakerThreshold'>;
+  /** Senders, inbound domain, SMS origination identity, public base URL (lib/messaging/settings.ts). Default: its defaults. */
+  readonly messaging?: MessagingSettings;
 }
 
 /**
- * The service stack. Outputs `ApiUrl` (invoke URL, trailing `/`), `TableName`, `DocumentsBucketName` and
- * `ExtractionStateMachineArn`. Functions are named by CloudFormation; one per group that has operations, built
- * from its generated entry (lib/group-entries.ts) and granted what its operations' capabilities ask, plus the two webhook workers (`functions/webhook-fanout`,
- * `functions/webhook-delivery`), the six extraction steps (`functions/extraction-steps/*.ts`) and the upload
- * trigger (`functions/document-uploaded/handler.ts`).
+ * The service stack. Outputs `ApiUrl` (invoke URL, trailing `/`), `TableName`, `DocumentsBucketName`,
+ * `ExtractionStateMachineArn`, and the messaging set-up values (`MailConfigurationSetName`,
+ * `InboundMailActivateCommand`, `InboundSmsTopicArn`, `MailDkim1..3` with `mailDomain`). Functions are named by
+ * CloudFormation; one per group that has operations, built from its generated entry (lib/group-entries.ts) and
+ * granted what its operations' capabilities ask, plus the two webhook workers (`functions/webhook-fanout`,
+ * `functions/webhook-delivery`), the six extraction steps (`functions/extraction-steps/*.ts`), the upload
+ * trigger (`functions/document-uploaded/handler.ts`) and the five messaging workers (lib/messaging-pipeline.ts).
  */
 export class TransactionCoordinationStack extends Stack {
   /** The single table (`.table` is the `dynamodb.Table`). */
@@ -57,6 +65,8 @@ export class TransactionCoordinationStack extends Stack {
   readonly webhooks: WebhookPipeline;
   /** Documents bucket → upload trigger → extraction state machine and its step functions (not API groups). */
   readonly extraction: ExtractionPipeline;
+  /** SES, SMS, EventBridge Scheduler and the messaging workers (not API groups). */
+  readonly messaging: MessagingPipeline;
   /** On-call dashboard and alarms (`dashboard.alarms`). */
   readonly dashboard: ServiceDashboard;
 
@@ -81,16 +91,6 @@ export class TransactionCoordinationStack extends Stack {
     }
     this.functions = functions;
 
-    this.httpApi = new ServiceHttpApi(this, 'Http', {
-      operations: ops,
-      functionOf: (group) => {
-        const fn = functions.get(group);
-        if (!fn) throw new Error(`no function for Lambda group ${group}`);
-        return fn.fn;
-      },
-    });
-
-    new ReferenceSite(this, 'Reference', { httpApi: this.httpApi.api, operations: ops });
     this.webhooks = new WebhookPipeline(this, 'Webhooks', {
       table: this.table.table,
       entryOf: handlerEntryOf,
@@ -101,10 +101,33 @@ export class TransactionCoordinationStack extends Stack {
       table: this.table.table,
       entryOf: (relativePath) => path.join(PROJECT_ROOT, relativePath),
     });
+
+    const messagingSettings = props.messaging ?? parseMessagingSettings({});
+    this.messaging = new MessagingPipeline(this, 'Messaging', {
+      table: this.table.table,
+      entryOf: handlerEntryOf,
+      extraction: this.extraction,
+      settings: messagingSettings,
+    });
+
+    this.httpApi = new ServiceHttpApi(this, 'Http', {
+      operations: ops,
+      functionOf: (group) => {
+        const fn = functions.get(group);
+        if (!fn) throw new Error(`no function for Lambda group ${group}`);
+        return fn.fn;
+      },
+      publicRoutes: PUBLIC_ROUTES,
+      publicFunctionOf: (worker) => this.messaging.workers[worker].fn,
+    });
+    new ReferenceSite(this, 'Reference', { httpApi: this.httpApi.api, operations: ops });
+    const publicBaseUrl = messagingSettings.publicBaseUrl ?? this.httpApi.api.apiEndpoint;
+
     for (const [group, fn] of functions) {
       const uses = new Set<Capability>(ops.filter((op) => op.group === group).flatMap((op) => op.uses));
       if (uses.has('documents:read') || uses.has('documents:write')) this.extraction.grantDocuments(fn, { read: uses.has('documents:read'), write: uses.has('documents:write') });
       if (uses.has('extraction:start')) this.extraction.grantStartExtraction(fn);
+      this.messaging.grantCapabilities(fn, uses, publicBaseUrl);
     }
 
     this.dashboard = new ServiceDashboard(this, 'OnCall', {
@@ -115,6 +138,7 @@ export class TransactionCoordinationStack extends Stack {
       sections: [
         { alarms: this.webhooks.alarms, widgets: this.webhooks.dashboardWidgets() },
         { alarms: this.extraction.alarms, widgets: this.extraction.dashboardWidgets() },
+        { alarms: this.messaging.alarms, widgets: this.messaging.dashboardWidgets() },
       ],
     });
 
@@ -122,5 +146,6 @@ export class TransactionCoordinationStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The single DynamoDB table' });
     new CfnOutput(this, 'DocumentsBucketName', { value: this.extraction.bucket.bucketName, description: 'Uploaded documents and OCR blocks files' });
     new CfnOutput(this, 'ExtractionStateMachineArn', { value: this.extraction.stateMachine.stateMachineArn, description: 'Contract-extraction state machine' });
+    new CfnOutput(this, 'MailConfigurationSetName', { value: this.messaging.mail.configurationSet.configurationSetName, description: 'SES configuration set every email is sent in' });
   }
 }

@@ -106,3 +106,39 @@ export const EXTRACTION_STEP_TABLE_ACCESS = {
  * `TransactWriteItems`.
  */
 export const DOCUMENT_UPLOADED_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', 'dynamodb:TransactWriteItems', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+
+/**
+ * The messaging workers, each built from `functions/<worker>/handler.ts` (lib/messaging-pipeline.ts). Like the
+ * webhook workers they run no middy pipeline and get their own lists, base table only (none queries a GSI).
+ */
+export const MESSAGING_WORKERS = ['email-events', 'inbound-email', 'inbound-sms', 'scheduled-send', 'public-links'] as const;
+export type MessagingWorker = (typeof MESSAGING_WORKERS)[number];
+
+/**
+ * - `email-events` (SES configuration-set events via SNS; shared/use-cases/messaging/delivery-events.ts):
+ *   `GetItem` (`findByProviderId` reads the provider reference; `updateCommunicationStatus` reads the message's
+ *   reference), `UpdateItem` (the message's status, conditional), `PutItem` (`suppressEmail` after a permanent
+ *   bounce or a complaint). No `Query`, no transactions, no `DeleteItem`.
+ * - `inbound-email` (S3 `inbound/` → receive-email.ts): `GetItem` (reply route, provider reference, the answered
+ *   message), `Query` (`getDeal` reads the deal's item collection to match the sender to its contacts),
+ *   `TransactWriteItems` + `PutItem` (the message, its reference and provider reference are conditional `Put`s of
+ *   one transaction). Nothing is updated or deleted.
+ * - `inbound-sms` (SNS two-way SMS → receive-sms.ts): `GetItem` (provider reference, SMS route, conversation),
+ *   `PutItem` (an opt-out; the message's `Put`s inside the transaction), `DeleteItem` (START lifts an opt-out),
+ *   `UpdateItem` (the conversation's count and preview, an `Update` inside the transaction),
+ *   `TransactWriteItems`. No `Query`.
+ * - `scheduled-send` (EventBridge Scheduler → scheduled-email.ts → send-email.ts): `GetItem` (the scheduled
+ *   message, deal head, suppressions, member, mailbox, attached documents, reply token), `Query` (the member's
+ *   mailboxes, `listMailAccounts`), `UpdateItem` (the scheduled message's conditional transitions; the message's
+ *   outcome inside a transaction), `PutItem` + `TransactWriteItems` (the message, its references, the deal's
+ *   reply address on first use). No `DeleteItem`.
+ * - `public-links` (`GET /l/{token}`): `GetItem` (the link by its token's hash, the document), `UpdateItem` (the
+ *   link's open count). Nothing else: an unauthenticated route gets the smallest list.
+ */
+export const MESSAGING_WORKER_TABLE_ACCESS: Readonly<Record<MessagingWorker, TableAccess>> = {
+  'email-events': ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  'inbound-email': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:TransactWriteItems'],
+  'inbound-sms': ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem', 'dynamodb:TransactWriteItems'],
+  'scheduled-send': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:TransactWriteItems'],
+  'public-links': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+};

@@ -12,6 +12,7 @@ export default defineOperation({
   method: 'POST',
   path: '/api/v1/contacts',
   access: 'actions',
+  uses: ['phone-numbers'],
   summary: 'Creates a contact (one per email address in the organization) and emits contact.created.',
   response: () => dataOf(Contact),
   designedHere: true,

@@ -17,7 +17,7 @@ export default defineOperation({
   response: () => dataOf(Contact),
   designedHere: true,
   // A changed email moves the contact's email claim (a `Delete` of the old one).
-  uses: ['table:delete'],
+  uses: ['table:delete', 'phone-numbers'],
   schemas: () => ({ path: uuidPath('contactId'), body: z.object({ ...contactFields(), type: z.nullish(z.enum(CONTACT_TYPES)) }) }),
   example: { body: { phone: '+1 512 555 0199', company: 'Lone Star Realty' } },
   handler: async ({ path, body }, { principal, now }) => ({ body: { data: await updateContact(principal, path.contactId, body, now) } }),

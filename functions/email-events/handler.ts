@@ -10,19 +10,25 @@ import { recordEmailEvent, type EmailEvent } from '#use-cases/messaging/delivery
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { metrics, observedHandler } from '#observability/powertools';
 
-interface SesEvent {
+/** The fields of an SES event (or a legacy identity notification) that this worker reads. */
+export interface SesEvent {
   eventType?: string;
   notificationType?: string;
-  mail: { messageId: string; destination?: string[] };
+  mail?: { messageId?: string; destination?: string[] };
   bounce?: { bounceType: string; bouncedRecipients: { emailAddress: string; diagnosticCode?: string }[] };
   complaint?: { complainedRecipients: { emailAddress: string }[]; complaintFeedbackType?: string };
   delivery?: { recipients: string[] };
   reject?: { reason: string };
+  deliveryDelay?: { delayType?: string; delayedRecipients?: { emailAddress: string }[] };
 }
 
-/** The event as this service records it, or undefined for a type it does not track (sends, opens, clicks). */
+/**
+ * The event as this service records it, or undefined for a type it does not track (sends, opens, clicks, rendering
+ * failures, subscriptions) or one without a message id (nothing to attach it to).
+ */
 export function toEmailEvent(e: SesEvent): EmailEvent | undefined {
   const type = (e.eventType ?? e.notificationType ?? '').toLowerCase();
+  if (!e.mail?.messageId) return undefined;
   const base = { provider: 'ses', providerMessageId: e.mail.messageId };
   switch (type) {
     case 'delivery':
@@ -40,7 +46,12 @@ export function toEmailEvent(e: SesEvent): EmailEvent | undefined {
     case 'reject':
       return { ...base, type: 'reject', recipients: e.mail.destination ?? [], detail: e.reject?.reason ?? null };
     case 'deliverydelay':
-      return { ...base, type: 'delay', recipients: e.mail.destination ?? [], detail: null };
+      return {
+        ...base,
+        type: 'delay',
+        recipients: e.deliveryDelay?.delayedRecipients?.map((r) => r.emailAddress) ?? e.mail.destination ?? [],
+        detail: e.deliveryDelay?.delayType ?? null,
+      };
     default:
       return undefined;
   }

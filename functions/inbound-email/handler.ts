@@ -15,11 +15,21 @@ import { logger, metrics, observedHandler } from '#observability/powertools';
 /** Key prefix of received emails in the bucket. */
 export const INBOUND_PREFIX = 'inbound/';
 
-/** Recipients named by the receiver's envelope headers of a raw message (before the body). */
+/**
+ * Recipients named by the receiving server's envelope headers of a raw message (the header section only, folded
+ * lines unfolded as RFC 5322 §2.2.3 says): `X-Original-To`, `Delivered-To`, `X-Envelope-To` (the local SMTP server
+ * writes `X-Original-To`), and the `for` clause of the topmost `Received` header, the one the receiving server added
+ * (RFC 5321 §4.4; SES's names the recipient). They find a reply address that was only Bcc'd.
+ * @returns bare addresses, in header order
+ */
 export function envelopeRecipientsOf(raw: Buffer): string[] {
-  const head = raw.subarray(0, Math.min(raw.length, 64 * 1024)).toString('utf8').split(/\r?\n\r?\n/)[0];
+  const head = raw.subarray(0, Math.min(raw.length, 64 * 1024)).toString('utf8').split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
+  const bare = (s: string) => s.trim().replace(/^<|>$/g, '');
   const found: string[] = [];
-  for (const m of head.matchAll(/^(?:X-Original-To|Delivered-To|X-Envelope-To):\s*(.+)$/gim)) found.push(...m[1].split(',').map((s) => s.trim().replace(/^<|>$/g, '')));
+  for (const m of head.matchAll(/^(?:X-Original-To|Delivered-To|X-Envelope-To):\s*(.+)$/gim)) found.push(...m[1].split(',').map(bare));
+  const received = /^Received:(.*)$/im.exec(head)?.[1];
+  const forClause = received && /\bfor\s+(<[^>\s]+>|[^\s;<>]+@[^\s;<>]+)/i.exec(received);
+  if (forClause) found.push(bare(forClause[1]));
   return found.filter(Boolean);
 }
 

@@ -11,6 +11,7 @@ export default defineOperation({
   method: 'GET',
   path: '/api/v1/transactions/{transactionId}/recipients',
   access: 'read',
+  uses: ['phone-numbers'],
   summary: 'Deal participants with roles and email/SMS availability; channel keeps those reachable on it.',
   response: () => recipientsResponse(),
   schemas: () => ({ path: uuidPath('transactionId'), query: z.object({ channel: z.optional(z.enum(MESSAGE_CHANNELS)) }) }),

@@ -8,14 +8,20 @@ import { sendScheduledEmail } from '#use-cases/messaging/scheduled-email';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logger, metrics, observedHandler } from '#observability/powertools';
 
+/** The schedule's input (shared/use-cases/messaging/scheduled-email.ts `scheduleDealEmail` sets it). */
 export interface ScheduledSendInput {
   orgId: string;
   scheduledMessageId: string;
 }
 
-/** Metrics (Count): `ScheduledSends` by `outcome` (sent, failed, skipped). */
+/**
+ * Metrics (Count): `ScheduledSends` by `outcome` (sent, failed, skipped).
+ * @throws Error when the input lacks a non-empty `orgId` or `scheduledMessageId` (a malformed schedule: it lands in
+ *   the failure queue, alarmed, rather than being dropped), or when the send failed transiently (retried)
+ */
 export const handler = observedHandler(async (input: ScheduledSendInput): Promise<{ outcome: 'sent' | 'failed' | 'skipped' }> => {
-  if (typeof input?.orgId !== 'string' || typeof input?.scheduledMessageId !== 'string') throw new Error('scheduled-send input needs orgId and scheduledMessageId');
+  const ok = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+  if (!ok(input?.orgId) || !ok(input?.scheduledMessageId)) throw new Error('scheduled-send input needs orgId and scheduledMessageId');
   logger.appendKeys({ orgId: input.orgId, scheduledMessageId: input.scheduledMessageId });
   const outcome = await sendScheduledEmail(input.orgId, input.scheduledMessageId, clockNow());
   logger.info('scheduled send', { outcome });

@@ -21,6 +21,21 @@ export const LOCAL_INBOUND_DOMAIN = 'reply.tcs.localhost';
 /** The service's sender locally. */
 export const LOCAL_MAIL_FROM = 'deals@tcs.localhost';
 
+/** Where the local runtime keeps messaging files under its data directory. */
+export interface LocalMessagingPaths {
+  /** The SMTP server's `.eml` (+ `.json` envelope) files. */
+  mailDir: string;
+  /** Texts the service sent (JSON lines, shared/ports/sms/local.ts). */
+  smsSink: string;
+  /** Texts simulated as received (`npm run sms -- reply`), JSON lines. */
+  smsInbound: string;
+}
+
+/** The messaging files of `dataDir` (`npm start`'s `.data`, or a test's directory). */
+export function localMessagingPaths(dataDir: string): LocalMessagingPaths {
+  return { mailDir: path.join(dataDir, 'mail'), smsSink: path.join(dataDir, 'sms', 'outbound.jsonl'), smsInbound: path.join(dataDir, 'sms', 'inbound.jsonl') };
+}
+
 export interface LocalMessaging {
   smtp: LocalSmtp;
   scheduler: LocalSchedulerPoller;
@@ -51,10 +66,10 @@ export async function invokeInboundEmail(event: S3Event): Promise<unknown> {
  * @param opts.baseUrl the API's base URL (share links point at it)
  */
 export async function startLocalMessaging(opts: { dataDir: string; tableName: string; baseUrl?: string; schedulerIntervalMs?: number }): Promise<LocalMessaging> {
-  const smsSink = path.join(opts.dataDir, 'sms', 'outbound.jsonl');
+  const { mailDir, smsSink } = localMessagingPaths(opts.dataDir);
   const scheduleStore = path.join(opts.dataDir, `schedules-${opts.tableName}.json`);
   const smtp = await startLocalSmtp({
-    directory: path.join(opts.dataDir, 'mail'),
+    directory: mailDir,
     inboundDomain: LOCAL_INBOUND_DOMAIN,
     // Stored where SES's receipt rule would store it; the bucket's notification does the rest.
     onInbound: (raw) => putObject(`inbound/${randomUUID()}`, raw, 'message/rfc822'),

@@ -41,6 +41,8 @@ export interface LocalRuntimeOptions {
 
 export interface LocalRuntime {
   baseUrl: string;
+  /** Where its files are (mail, texts, schedules, checkpoints; DynamoDB data unless `dynamoEndpoint` was given). */
+  dataDir: string;
   dynamoEndpoint: string;
   sqs: LocalSqs;
   s3: LocalS3;
@@ -96,6 +98,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
   const messaging = await startLocalMessaging({ dataDir, tableName: opts.tableName, baseUrl: api.baseUrl, schedulerIntervalMs: opts.schedulerIntervalMs });
   return {
     baseUrl: api.baseUrl,
+    dataDir,
     dynamoEndpoint,
     sqs,
     s3,

@@ -42,7 +42,8 @@ export type LambdaGroup = (typeof LAMBDA_GROUPS)[number];
  * - `mail:send`: sending email (SES and the configuration set; members' SMTP passwords in Secrets Manager);
  * - `sms:send`: sending texts (AWS End User Messaging SMS);
  * - `schedules:manage`: creating and deleting one-time schedules (EventBridge Scheduler group, passing its role);
- * - `catalog`: the function is built with the list of every operation (for `GET /catalog`).
+ * - `catalog`: the function is built with the list of every operation (for `GET /catalog`);
+ * - `phone-numbers`: the operation parses phone numbers (libphonenumber-js metadata, ~135 KB; no IAM).
  */
 export type Capability =
   | 'table:delete'
@@ -53,4 +54,5 @@ export type Capability =
   | 'mail:send'
   | 'sms:send'
   | 'schedules:manage'
-  | 'catalog';
+  | 'catalog'
+  | 'phone-numbers';

@@ -7,10 +7,22 @@
  * Accounts are connected with the operator CLI (`npm run admin -- mail-account add …`).
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { orgPk } from '#db/keys';
 import { NotFound } from '#domain/errors';
+
+/**
+ * Name prefix of the Secrets Manager secrets holding SMTP passwords. The deployed functions may read only secrets
+ * under it (lib/messaging/mail-sending.ts), and the operator CLI refuses a `secretRef` outside it.
+ */
+export const MAIL_SECRET_PREFIX = 'tcs/mail/';
+
+/** True when `ref` (a secret name or ARN) names a secret under `MAIL_SECRET_PREFIX`. */
+export function isMailSecretRef(ref: string): boolean {
+  const name = ref.startsWith('arn:') ? ref.split(':').slice(6).join(':') : ref;
+  return name.startsWith(MAIL_SECRET_PREFIX) && name.length > MAIL_SECRET_PREFIX.length;
+}
 
 /** How an account sends. */
 export type MailAccountKind = 'ses' | 'smtp';
@@ -19,10 +31,10 @@ export type MailAccountKind = 'ses' | 'smtp';
 export interface SmtpSettings {
   host: string;
   port: number;
-  /** TLS from the start (port 465); false means STARTTLS when offered. */
+  /** TLS from the start (port 465); false means STARTTLS, which is then required (the password never goes in clear). */
   secure: boolean;
   username: string;
-  /** Secrets Manager secret (ARN or name) holding the password. */
+  /** Secrets Manager secret (ARN or name, under `MAIL_SECRET_PREFIX`) holding the password. */
   secretRef: string;
 }
 
@@ -68,4 +80,15 @@ export async function listMailAccounts(orgId: string, userId: string): Promise<M
     .map(toMailAccount)
     .filter((a) => a.userId === userId)
     .sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.createdAt.localeCompare(b.createdAt));
+}
+
+/** Makes `accountId` the member's default mailbox and clears the flag on their other accounts. */
+export async function setDefaultMailAccount(orgId: string, userId: string, accountId: string): Promise<void> {
+  for (const a of await listMailAccounts(orgId, userId)) {
+    const isDefault = a.id === accountId;
+    if (a.isDefault === isDefault) continue;
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: accountKey(orgId, a.id), UpdateExpression: 'SET isDefault = :d', ConditionExpression: 'attribute_exists(SK)', ExpressionAttributeValues: { ':d': isDefault } }),
+    );
+  }
 }

@@ -2,7 +2,7 @@
  * The rules of a contact's own fields (designed here; the spec shows no contact fields): which are required, how
  * the display name is made, phone numbers stored in E.164, and the text a search matches.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { normalizePhone } from '#domain/phone';
 import { InvalidInput } from '#domain/errors';
 import { isEmailAddress } from '#domain/email-addresses';
 
@@ -25,15 +25,6 @@ export interface ContactFields {
 
 /** Fields as a request gives them: absent keeps the current value, null clears it. */
 export type ContactPatch = { [K in keyof Omit<ContactFields, 'name'>]?: ContactFields[K] | null };
-
-/**
- * Any valid phone number (mobile or landline) in E.164; without a country code it is read as a US number.
- * @returns e.g. `+15125550147`, or undefined when it is not a valid number
- */
-export function normalizePhone(input: string): string | undefined {
-  const parsed = parsePhoneNumberFromString(input.trim(), 'US');
-  return parsed?.isValid() ? parsed.number : undefined;
-}
 
 const clean = (v: string | null | undefined): string | null | undefined => (typeof v === 'string' ? v.trim() || null : v);
 

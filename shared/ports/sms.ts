@@ -2,7 +2,8 @@
  * The SMS port: sends one text. In AWS (`SMS_TRANSPORT=aws`, the default) through AWS End User Messaging SMS
  * (`SendTextMessage` from `SMS_ORIGINATION_IDENTITY`, configuration set `SMS_CONFIGURATION_SET`); locally
  * (`SMS_TRANSPORT=local`) into the local runtime's SMS sink (`LOCAL_SMS_SINK`, a JSON-lines file; see
- * lib/local/sms-sink.ts). Opt-outs are checked by the caller before sending, whatever the transport.
+ * shared/ports/sms/local.ts; `npm run sms -- list` shows it). Opt-outs are checked by the caller before sending,
+ * whatever the transport.
  */
 
 /** A text to send. `to` is E.164 (`+15125550143`). */

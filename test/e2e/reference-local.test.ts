@@ -12,7 +12,7 @@ describe('self-description on the local server', () => {
   it('GET /openapi.json is the registry\'s document, its server the local base URL', async () => {
     const res = await fetch(`${t.baseUrl}/openapi.json`);
     expect(res.status).toBe(200);
-    const doc = await res.json();
+    const doc = (await res.json()) as any;
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(doc.servers[0].variables.baseUrl.default).toBe(t.baseUrl);
     expect(doc.paths['/api/v1/transactions/{transactionId}'].get.operationId).toBe('getTransaction');

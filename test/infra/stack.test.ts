@@ -4,7 +4,7 @@
  * Local's), log retention, and cdk-nag (AWS Solutions) passing with only the justified acknowledgments.
  * The app is synthesized once by `synthesize()` (./synth.ts): bundling skipped, cdk.json's context, the same
  * `configureApp` as `bin/app.ts`, cdk-nag findings collected in `validation-report.json` rather than thrown.
- * The webhook workers (not API groups) are asserted in webhook-pipeline.test.ts; here they only count.
+ * The webhook, extraction and messaging workers (not API groups) are asserted in their own files; here they only count.
  */
 import { REFERENCE_ROUTES } from '#lib/reference-site';
 import { readFileSync, existsSync } from 'node:fs';
@@ -17,7 +17,8 @@ import { lambdaGroups as loadGroups, loadOperations } from '#lib/registry';
 import type { LambdaGroup } from '#api/types';
 import { createTableInput, TABLE_KEYS } from '#db/table-definition';
 import type { TransactionCoordinationStack } from '#lib/stack';
-import { WEBHOOK_WORKERS } from '#lib/table-access';
+import { MESSAGING_WORKERS, WEBHOOK_WORKERS } from '#lib/table-access';
+import { PUBLIC_ROUTES } from '#lib/public-routes';
 import { EXTRACTION_STEPS } from '#lib/extraction-definition';
 import { synthesize, type Resource, type Synthesized } from './synth.ts';
 
@@ -49,6 +50,10 @@ const EXTRACTION_ALARMS = 3;
 const EXTRACTION_FUNCTIONS = EXTRACTION_STEPS.length + 1;
 /** CDK's BucketNotificationsHandler (installs the S3 → Lambda notification): a function without a log group. */
 const CDK_HELPER_FUNCTIONS = 1;
+/** Alarms the messaging pipeline adds (asserted in messaging-pipeline.test.ts). */
+const MESSAGING_ALARMS = 6;
+/** Workers that are not API groups: webhook, extraction and messaging functions. */
+const WORKER_FUNCTIONS = WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + MESSAGING_WORKERS.length;
 
 let synth: Synthesized;
 let outdir: string;
@@ -64,7 +69,7 @@ const fnLogicalId = (group: LambdaGroup) => logicalIdOf(stack.functions.get(grou
 beforeAll(async () => {
   synth = await synthesize();
   ({ outdir, stack, template, resources, synthError } = synth);
-}, 120_000);
+}, 300_000); // one synthesis: minutes on a loaded 2-core machine
 
 afterAll(() => {
   synth?.cleanup();
@@ -89,6 +94,10 @@ describe('cdk-nag (AwsSolutions)', () => {
         for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) acks.set(id, reason);
       }
     }
+    // Present only when an operation declares `schedules:manage` (messaging-pipeline.test.ts synthesizes one that does).
+    // The partition and region are tokens, or literals when the environment names a region (lib/nag-resource.ts).
+    const arn = (service: string, rest: string) => new RegExp(`AwsSolutions-IAM5\\[Resource::arn:(<AWS::Partition>|aws[a-z-]*):${service}:(<AWS::Region>|[a-z0-9-]+):<AWS::AccountId>:${rest}\\]$`);
+    const scheduler = arn('scheduler', 'schedule/[A-Za-z0-9-]+/\\*');
     const allowed = [
       /AwsSolutions-APIG4$/,
       /AwsSolutions-L1$/,
@@ -97,10 +106,14 @@ describe('cdk-nag (AwsSolutions)', () => {
       /AwsSolutions-IAM5\[Resource::<DataTable[0-9A-F]{8}\.Arn>\/index\/\*\]$/,
       /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/org\/\*\]$/,
       /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/ocr\/\*\]$/,
+      /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/inbound\/\*\]$/,
+      arn('secretsmanager', 'secret:tcs/mail/\\*'),
       /AwsSolutions-S1$/,
       /AwsSolutions-SQS3$/,
+      scheduler,
     ];
-    expect(acks.size).toBe(allowed.length);
+    const managesSchedules = operations.some((op) => op.uses.includes('schedules:manage'));
+    expect(acks.size).toBe(allowed.length - (managesSchedules ? 0 : 1));
     for (const [id, reason] of acks) {
       expect(allowed.some((re) => re.test(id)), id).toBe(true);
       expect(reason.length, id).toBeGreaterThan(60);
@@ -109,23 +122,24 @@ describe('cdk-nag (AwsSolutions)', () => {
 });
 
 describe('HTTP API', () => {
-  it('has exactly one route per operation plus $default and the reference site\'s', () => {
+  it('has exactly one route per operation plus $default, the public routes and the reference site\'s', () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
-    const expected = [...operations.map(routeKeyOf), '$default', ...REFERENCE_ROUTES.map((p) => `GET ${p}`)];
+    const expected = [...operations.map(routeKeyOf), '$default', ...PUBLIC_ROUTES.map(routeKeyOf), ...REFERENCE_ROUTES.map((p) => `GET ${p}`)];
     expect(keys.length).toBe(expected.length);
     expect(new Set(keys)).toEqual(new Set(expected));
   });
 
-  it("integrates each route with its group's function, and $default with meta", () => {
+  it("integrates each route with its group's function, $default with meta, a public route with its worker", () => {
     const fnOfIntegration = new Map(
       ofType('AWS::ApiGatewayV2::Integration').map(([id, r]) => [id, r.Properties.IntegrationUri['Fn::GetAtt'][0] as string]),
     );
-    const groupOfRoute = new Map<string, LambdaGroup>(operations.map((op) => [routeKeyOf(op), op.group]));
-    groupOfRoute.set('$default', 'meta');
+    const fnOfRoute = new Map<string, string>(operations.map((op) => [routeKeyOf(op), fnLogicalId(op.group)]));
+    fnOfRoute.set('$default', fnLogicalId('meta'));
+    for (const pub of PUBLIC_ROUTES) fnOfRoute.set(routeKeyOf(pub), logicalIdOf(stack.messaging.workers[pub.worker].fn));
     for (const [, route] of ofType('AWS::ApiGatewayV2::Route')) {
       if (REFERENCE_ROUTES.some((p) => route.Properties.RouteKey === `GET ${p}`)) continue;
       const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
-      expect(fnOfIntegration.get(integrationId), route.Properties.RouteKey).toBe(fnLogicalId(groupOfRoute.get(route.Properties.RouteKey)!));
+      expect(fnOfIntegration.get(integrationId), route.Properties.RouteKey).toBe(fnOfRoute.get(route.Properties.RouteKey));
     }
   });
 
@@ -157,7 +171,7 @@ describe('HTTP API', () => {
 
 describe('functions', () => {
   it('has one Node.js 22 arm64 function per Lambda group, bound to the table', () => {
-    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + CDK_HELPER_FUNCTIONS + REFERENCE_FUNCTIONS);
+    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WORKER_FUNCTIONS + CDK_HELPER_FUNCTIONS + REFERENCE_FUNCTIONS);
     for (const group of lambdaGroups) {
       const fn = resources[fnLogicalId(group)];
       expect(fn.Type).toBe('AWS::Lambda::Function');
@@ -195,7 +209,7 @@ describe('functions', () => {
   it('gives every function a log group with retention', () => {
     const logGroups = new Map(ofType('AWS::Logs::LogGroup'));
     // + API access logs + the extraction state machine's execution logs + the reference site's function
-    expect(logGroups.size).toBe(lambdaGroups.length + WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + 2 + REFERENCE_FUNCTIONS);
+    expect(logGroups.size).toBe(lambdaGroups.length + WORKER_FUNCTIONS + 2 + REFERENCE_FUNCTIONS);
     for (const [, lg] of logGroups) expect(lg.Properties.RetentionInDays).toBe(30);
     for (const group of lambdaGroups) {
       const ref = resources[fnLogicalId(group)].Properties.LoggingConfig.LogGroup.Ref;
@@ -214,11 +228,11 @@ describe('observability', () => {
     }
   });
 
-  it('names the webhook workers and the extraction functions, each with its own service name', () => {
+  it('names the webhook workers, the extraction functions and the messaging workers, each with its own service name', () => {
     const names = ofType('AWS::Lambda::Function')
       .map(([, r]) => r.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME as string | undefined)
       .filter((n): n is string => n !== undefined);
-    expect(names).toEqual(expect.arrayContaining(['webhook-fanout', 'webhook-delivery', 'document-uploaded', ...EXTRACTION_STEPS.map((s) => `extraction-${s}`)]));
+    expect(names).toEqual(expect.arrayContaining(['webhook-fanout', 'webhook-delivery', 'document-uploaded', ...EXTRACTION_STEPS.map((s) => `extraction-${s}`), ...MESSAGING_WORKERS]));
     expect(new Set(names).size, 'service names are unique').toBe(names.length);
   });
 });
@@ -258,7 +272,7 @@ describe('table', () => {
 describe('operations', () => {
   it('alarms on API 5xx and on each function’s errors, and has one dashboard', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
-    expect(alarms).toHaveLength(lambdaGroups.length + 1 + WEBHOOK_ALARMS + EXTRACTION_ALARMS);
+    expect(alarms).toHaveLength(lambdaGroups.length + 1 + WEBHOOK_ALARMS + EXTRACTION_ALARMS + MESSAGING_ALARMS);
     const api5xx = alarms.filter((a) => a.Metrics?.some((m: { MetricStat?: { Metric: { MetricName: string } } }) => m.MetricStat?.Metric.MetricName === '5xx'));
     expect(api5xx).toHaveLength(1);
     for (const group of lambdaGroups) {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { configureApp } from '#lib/app';
-import { loadOperations } from '#lib/registry';
+import { loadOperations, type ModuleOperation } from '#lib/registry';
 import type { TransactionCoordinationStack } from '#lib/stack';
 
 export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -32,11 +32,12 @@ export interface Synthesized {
 }
 
 /**
- * Synthesizes once into a temporary directory, with every operation of the registry.
+ * Synthesizes once into a temporary directory, with every operation of the registry (or `opts.operations`).
  * @param context extra context over cdk.json's (e.g. `{ webhookConcurrency: 4 }`)
+ * @param opts.operations the operations to build the stack from, e.g. the registry's with extra capabilities
  */
-export async function synthesize(context: Record<string, unknown> = {}): Promise<Synthesized> {
-  const operations = await loadOperations();
+export async function synthesize(context: Record<string, unknown> = {}, opts: { operations?: readonly ModuleOperation[] } = {}): Promise<Synthesized> {
+  const operations = opts.operations ?? (await loadOperations());
   const outdir = mkdtempSync(path.join(os.tmpdir(), 'tcs-cdk-'));
   const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'));
   const app = new App({

@@ -3,7 +3,8 @@
  * contact search text and term.
  */
 import { describe, expect, it } from 'vitest';
-import { applyContactPatch, contactSearchTerm, contactSearchText, normalizePhone, sameContactFields, type ContactFields } from '#domain/contact-fields';
+import { applyContactPatch, contactSearchTerm, contactSearchText, sameContactFields, type ContactFields } from '#domain/contact-fields';
+import { normalizePhone } from '#domain/phone';
 import { InvalidInput } from '#domain/errors';
 
 const fieldsOf = (fn: () => unknown): Record<string, string> => {

@@ -29,6 +29,9 @@ async function sendWithSes(email: OutboundEmail): Promise<SentEmail> {
     const out = await ses.send(
       new SendEmailCommand({
         Content: { Raw: { Data: await composeMime(email) } },
+        // The envelope: the composed MIME carries no Bcc header (as it must not), so without it SES would deliver
+        // to To and Cc only.
+        Destination: { ToAddresses: email.to, CcAddresses: email.cc, BccAddresses: email.bcc },
         ConfigurationSetName: process.env.SES_CONFIGURATION_SET || undefined,
       }),
     );
@@ -46,7 +49,8 @@ async function smtpTransport(account: MailAccount): Promise<Transporter> {
   const smtp = account.smtp!;
   secrets ??= traced(new SecretsManagerClient({}));
   const secret = await secrets.send(new GetSecretValueCommand({ SecretId: smtp.secretRef }));
-  const transport = nodemailer.createTransport({ host: smtp.host, port: smtp.port, secure: smtp.secure, auth: { user: smtp.username, pass: secret.SecretString ?? '' } });
+  // Without TLS from the start, STARTTLS is required: the member's password never crosses the network in clear.
+  const transport = nodemailer.createTransport({ host: smtp.host, port: smtp.port, secure: smtp.secure, requireTLS: !smtp.secure, auth: { user: smtp.username, pass: secret.SecretString ?? '' } });
   smtpTransports.set(account.id, transport);
   return transport;
 }
@@ -62,6 +66,13 @@ async function sendWithSmtp(email: OutboundEmail, account: MailAccount): Promise
     if (code !== undefined && code >= 500) throw new MailRejected(`The mailbox's SMTP server refused the message (${code}).`);
     throw err;
   }
+}
+
+/** Forgets the cached clients and SMTP transports (tests; a rotated SMTP password is read again after it). */
+export function resetAwsMailer(): void {
+  ses = undefined;
+  secrets = undefined;
+  smtpTransports.clear();
 }
 
 /** The AWS mailer: SES, or the member's SMTP server for an `smtp` account. */

@@ -1,0 +1,270 @@
+/**
+ * `MessagingPipeline`: email, SMS and scheduled sends in AWS, and the workers that take what comes back.
+ *
+ *   mail:send ─▶ SES (configuration set) ─events─▶ topic ─▶ email-events        lib/messaging/mail-sending.ts
+ *   reply ─▶ SES receipt rule ─▶ bucket inbound/ ─▶ inbound-email               lib/messaging/inbound-mail.ts
+ *   sms:send ─▶ End User Messaging SMS;  reply/STOP ─▶ topic ─▶ inbound-sms     lib/messaging/sms.ts
+ *   schedules:manage ─▶ EventBridge Scheduler (group, role) ─▶ scheduled-send   lib/messaging/scheduler.ts
+ *   GET /l/{token} (HTTP API, no credentials) ─▶ public-links ─▶ 302 to a 5-minute download URL
+ *
+ * - Workers are `ServiceFunction`s with their own table actions (lib/table-access.ts `MESSAGING_WORKER_TABLE_ACCESS`)
+ *   and only the environment their ports read. The four asynchronous ones (SNS, S3 and the scheduler all invoke
+ *   Lambda asynchronously) retry twice and then go to one failure queue (`failureQueue`, alarmed), so no event is
+ *   dropped silently.
+ * - Both topics are encrypted with one customer managed key (AWS managed keys cannot grant SES or End User
+ *   Messaging), rotated yearly; its policy lets those two services use it from this account only.
+ * - `grantCapabilities` turns an API group's `mail:send`, `sms:send` and `schedules:manage` into grants and
+ *   environment (see each construct's `grant…`).
+ * - Alarms: failure queue and scheduler DLQ not empty, scheduler unable to reach its DLQ, worker errors, SES
+ *   account bounce and complaint rates nearing the levels at which SES reviews an account; a dashboard row.
+ */
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { Capability } from '#api/types';
+import type { ExtractionPipeline } from './extraction-pipeline.ts';
+import { pascal } from './http-api.ts';
+import { InboundMail } from './messaging/inbound-mail.ts';
+import { MailSending } from './messaging/mail-sending.ts';
+import { MessageScheduler } from './messaging/scheduler.ts';
+import type { MessagingSettings } from './messaging/settings.ts';
+import { SmsMessaging } from './messaging/sms.ts';
+import { ServiceFunction } from './service-function.ts';
+import { MESSAGING_WORKER_TABLE_ACCESS, MESSAGING_WORKERS, type MessagingWorker } from './table-access.ts';
+
+/** Timeout (s) and memory (MB) of each worker. */
+const WORKER_SIZING: Readonly<Record<MessagingWorker, { timeout: number; memorySize: number }>> = {
+  'email-events': { timeout: 30, memorySize: 256 },
+  // SES accepts received messages up to 40 MB; mailparser holds one in memory.
+  'inbound-email': { timeout: 60, memorySize: 1024 },
+  'inbound-sms': { timeout: 30, memorySize: 256 },
+  // Reads up to 10 MB of attachments, then one SES or SMTP send.
+  'scheduled-send': { timeout: 60, memorySize: 512 },
+  // Behind API Gateway: one GetItem, one UpdateItem, one presign.
+  'public-links': { timeout: 10, memorySize: 256 },
+};
+
+/**
+ * Workers that hold the S3 client (received mail, attachments, presigned downloads): bundled without the X-Ray SDK,
+ * which would push them over the bundle budget (lib/service-function.ts `bundlesXraySdk`).
+ */
+const S3_WORKERS: readonly MessagingWorker[] = ['inbound-email', 'scheduled-send', 'public-links'];
+
+/** Workers Lambda invokes asynchronously (everything but the HTTP-facing public-links). */
+const ASYNC_WORKERS: readonly MessagingWorker[] = ['email-events', 'inbound-email', 'inbound-sms', 'scheduled-send'];
+/** Lambda's retries of a failed asynchronous invocation (its maximum) before the failure queue. */
+export const ASYNC_RETRY_ATTEMPTS = 2;
+
+/**
+ * Alarm thresholds. SES reviews an account whose bounce rate reaches 5 % or whose complaint rate reaches 0.1 %
+ * (SES Developer Guide, "Monitoring your sender reputation"); the alarms fire a little before, on the
+ * account-level `Reputation.*` metrics SES publishes for free.
+ */
+export const MESSAGING_ALARM_THRESHOLDS = { bounceRate: 0.04, complaintRate: 0.0008, workerErrors: 3 } as const;
+
+/** Inputs of `MessagingPipeline`. */
+export interface MessagingPipelineProps {
+  readonly table: dynamodb.ITable;
+  /** Absolute path of `functions/<worker>/handler.ts`. */
+  readonly entryOf: (worker: MessagingWorker) => string;
+  /** The documents bucket (inbound mail lands under `inbound/`) and its document grants. */
+  readonly extraction: ExtractionPipeline;
+  readonly settings: MessagingSettings;
+}
+
+/** The messaging constructs, their workers, failure queue, alarms and dashboard row. */
+export class MessagingPipeline extends Construct {
+  readonly workers: Readonly<Record<MessagingWorker, ServiceFunction>>;
+  /** Encrypts the SES events and inbound SMS topics. */
+  readonly topicKey: kms.Key;
+  /** Asynchronous worker invocations that failed after `ASYNC_RETRY_ATTEMPTS` retries (Lambda's destination records). */
+  readonly failureQueue: sqs.Queue;
+  readonly mail: MailSending;
+  readonly inboundMail: InboundMail;
+  readonly sms: SmsMessaging;
+  readonly scheduler: MessageScheduler;
+  readonly alarms: readonly cloudwatch.Alarm[];
+
+  constructor(scope: Construct, id: string, props: MessagingPipelineProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const { settings, extraction } = props;
+
+    this.failureQueue = new sqs.Queue(this, 'WorkerFailures', { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    Validations.of(this.failureQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'This queue is itself a dead-letter destination (the on-failure destination of the messaging workers\' asynchronous ' +
+        'invocations); a DLQ of a DLQ would only move the same records again. It is alarmed on any visible message and keeps them 14 days.',
+    });
+
+    const workers = {} as Record<MessagingWorker, ServiceFunction>;
+    for (const name of MESSAGING_WORKERS) {
+      const fn = new ServiceFunction(this, pascal(name), {
+        entry: props.entryOf(name),
+        serviceName: name,
+        xraySdk: !S3_WORKERS.includes(name),
+        description: `Messaging worker ${name} (functions/${name}/handler.ts)`,
+        timeout: Duration.seconds(WORKER_SIZING[name].timeout),
+        memorySize: WORKER_SIZING[name].memorySize,
+      });
+      fn.bindTable(props.table, MESSAGING_WORKER_TABLE_ACCESS[name], { indexes: false });
+      if (ASYNC_WORKERS.includes(name)) {
+        fn.fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(this.failureQueue) });
+      }
+      workers[name] = fn;
+    }
+    this.workers = workers;
+
+    this.topicKey = new kms.Key(this, 'TopicKey', {
+      description: 'Encrypts the SES events and inbound SMS topics',
+      enableKeyRotation: true,
+      // Topics hold messages for seconds; nothing outlives the stack.
+      removalPolicy: RemovalPolicy.DESTROY,
+      pendingWindow: Duration.days(7),
+    });
+    for (const service of ['ses.amazonaws.com', 'sms-voice.amazonaws.com']) {
+      this.topicKey.addToResourcePolicy(
+        new iam.PolicyStatement({
+          principals: [new iam.ServicePrincipal(service)],
+          actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+          resources: ['*'],
+          conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+        }),
+      );
+    }
+
+    this.mail = new MailSending(this, 'Mail', { settings, topicKey: this.topicKey, eventsHandler: workers['email-events'] });
+    this.inboundMail = new InboundMail(this, 'InboundMail', { settings, bucket: extraction.bucket, handler: workers['inbound-email'] });
+    this.sms = new SmsMessaging(this, 'Sms', { settings, topicKey: this.topicKey, inboundHandler: workers['inbound-sms'] });
+    this.scheduler = new MessageScheduler(this, 'Scheduler', { target: workers['scheduled-send'] });
+
+    // scheduled-send sends email as the member who scheduled it, attachments included.
+    this.mail.grantSend(workers['scheduled-send']);
+    extraction.grantDocuments(workers['scheduled-send'], { read: true, write: false });
+    // public-links presigns downloads of uploaded documents.
+    extraction.grantDocuments(workers['public-links'], { read: true, write: false });
+
+    this.alarms = this.createAlarms();
+  }
+
+  /**
+   * Gives an API group function what its operations' messaging capabilities ask: `mail:send` (MailSending.grantSend),
+   * `sms:send` (SmsMessaging.grantSend), `schedules:manage` (MessageScheduler.grantManage); a function that sends
+   * also gets `PUBLIC_BASE_URL` (links in messages).
+   * @param publicBaseUrl base URL of public links, without a trailing `/`
+   */
+  grantCapabilities(fn: ServiceFunction, uses: ReadonlySet<Capability>, publicBaseUrl: string): void {
+    if (uses.has('mail:send')) this.mail.grantSend(fn);
+    if (uses.has('sms:send')) this.sms.grantSend(fn);
+    if (uses.has('schedules:manage')) this.scheduler.grantManage(fn);
+    if (uses.has('mail:send') || uses.has('sms:send')) fn.fn.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
+  }
+
+  private createAlarms(): cloudwatch.Alarm[] {
+    const alarm = (alarmId: string, description: string, metric: cloudwatch.IMetric, threshold = 0) =>
+      new cloudwatch.Alarm(this, alarmId, {
+        alarmDescription: description,
+        metric,
+        threshold,
+        comparisonOperator: threshold === 0 ? cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD : cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    const depth = (queue: sqs.IQueue) => queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' });
+    const fifteenMinutes = { period: Duration.minutes(15), statistic: 'Sum' };
+    return [
+      alarm(
+        'WorkerFailuresAlarm',
+        'A messaging worker gave up on an event after its retries (an SES event, a received email or text, or a scheduled send). ' +
+          'Each message in the failure queue holds the request payload and the error: fix the cause, then invoke the function with the payload again.',
+        depth(this.failureQueue),
+      ),
+      alarm(
+        'SchedulerDlqAlarm',
+        'EventBridge Scheduler could not invoke scheduled-send for a scheduled message (after 3 retries or 1 hour). The message stays pending: ' +
+          'its payload {orgId, scheduledMessageId} is in the DLQ message; invoke scheduled-send with it once fixed.',
+        depth(this.scheduler.deadLetterQueue),
+      ),
+      alarm(
+        'SchedulerDlqUnreachableAlarm',
+        'EventBridge Scheduler failed to write a failed invocation to its dead-letter queue: a scheduled message may be lost. Check the scheduler role and the queue.',
+        this.scheduler.group.metricFailedToBeSentToDLQ(undefined, fifteenMinutes),
+      ),
+      alarm(
+        'WorkerErrorsAlarm',
+        `Messaging workers: >= ${MESSAGING_ALARM_THRESHOLDS.workerErrors} errors (crash, timeout, throw) in 15 min. Asynchronous ones are retried, then go to the failure queue; ` +
+          'public-links errors are 5xx pages for people opening shared links.',
+        new cloudwatch.MathExpression({
+          expression: MESSAGING_WORKERS.map((_w, i) => `e${i}`).join(' + '),
+          usingMetrics: Object.fromEntries(MESSAGING_WORKERS.map((w, i) => [`e${i}`, this.workers[w].fn.metricErrors(fifteenMinutes)])),
+          period: Duration.minutes(15),
+          label: 'worker errors',
+        }),
+        MESSAGING_ALARM_THRESHOLDS.workerErrors,
+      ),
+      alarm(
+        'SesBounceRateAlarm',
+        `SES account bounce rate >= ${MESSAGING_ALARM_THRESHOLDS.bounceRate * 100}% (SES reviews accounts at 5%). Check the bounced addresses on the threads (they are suppressed) and the lists they came from.`,
+        sesReputation('Reputation.BounceRate'),
+        MESSAGING_ALARM_THRESHOLDS.bounceRate,
+      ),
+      alarm(
+        'SesComplaintRateAlarm',
+        `SES account complaint rate >= ${MESSAGING_ALARM_THRESHOLDS.complaintRate * 100}% (SES reviews accounts at 0.1%). Recipients marked mail as spam: check who sends what to whom.`,
+        sesReputation('Reputation.ComplaintRate'),
+        MESSAGING_ALARM_THRESHOLDS.complaintRate,
+      ),
+    ];
+  }
+
+  /** One dashboard row (24 wide): dead-letter queues, scheduled sends, worker errors, SES reputation. */
+  dashboardWidgets(): cloudwatch.IWidget[] {
+    const minute = { period: Duration.minutes(1) };
+    const sum = { ...minute, statistic: 'Sum' };
+    const group = this.scheduler.group;
+    return [
+      new cloudwatch.GraphWidget({
+        title: 'Messaging dead-letter queues (messages)',
+        width: 6,
+        left: [
+          this.failureQueue.metricApproximateNumberOfMessagesVisible({ ...minute, statistic: 'Maximum', label: 'worker failures' }),
+          this.scheduler.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ ...minute, statistic: 'Maximum', label: 'scheduler DLQ' }),
+        ],
+        leftYAxis: { min: 0, showUnits: false },
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Scheduled sends (count)',
+        width: 6,
+        left: [group.metricAttempts({ ...sum, label: 'invocations' }), group.metricTargetErrors({ ...sum, label: 'target errors' }), group.metricSentToDLQ({ ...sum, label: 'sent to DLQ' })],
+        leftYAxis: { min: 0, showUnits: false },
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Messaging workers: errors (count)',
+        width: 6,
+        left: MESSAGING_WORKERS.map((w) => this.workers[w].fn.metricErrors({ ...sum, label: w })),
+        leftYAxis: { min: 0, showUnits: false },
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'SES reputation (rate, account)',
+        width: 6,
+        left: [sesReputation('Reputation.BounceRate', 'bounce'), sesReputation('Reputation.ComplaintRate', 'complaint')],
+        leftAnnotations: [
+          { value: MESSAGING_ALARM_THRESHOLDS.bounceRate, label: 'bounce alarm' },
+          { value: MESSAGING_ALARM_THRESHOLDS.complaintRate, label: 'complaint alarm' },
+        ],
+        leftYAxis: { min: 0, showUnits: false },
+      }),
+    ];
+  }
+}
+
+/** An account-level SES reputation metric (no dimensions), hourly maximum. */
+function sesReputation(metricName: string, label?: string): cloudwatch.Metric {
+  return new cloudwatch.Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1), label });
+}

@@ -1,0 +1,95 @@
+/**
+ * `MessageScheduler`: one-time schedules that send scheduled messages (shared/ports/scheduler/aws.ts).
+ *
+ *   API group ──CreateSchedule at(…) in the group, PassRole──▶ EventBridge Scheduler ──(at the time, as the role)──▶
+ *   scheduled-send (async invoke) ── failed delivery after the schedule's retries ──▶ scheduler DLQ (alarmed)
+ *
+ * - A schedule group holding only these schedules, so the API's grant is scoped to `schedule/<group>/*`.
+ * - The role the scheduler assumes: trusted by `scheduler.amazonaws.com` from this account and this group only
+ *   (EventBridge Scheduler User Guide, "Set up the execution role"), allowed `lambda:InvokeFunction` on the
+ *   scheduled-send function alone and `sqs:SendMessage` on the dead-letter queue (the scheduler writes it as the role).
+ * - The retry policy (`SCHEDULE_RETRIES` = 3 attempts more, events at most 1 h old) and `ActionAfterCompletion:
+ *   DELETE` are set per schedule by the adapter. The scheduler invokes Lambda asynchronously: a function error is
+ *   retried by Lambda's own async retries and then goes to the messaging workers' failure queue
+ *   (lib/messaging-pipeline.ts); this DLQ receives what the scheduler could not deliver at all.
+ */
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { nagResourceOf } from '../nag-resource.ts';
+import type { ServiceFunction } from '../service-function.ts';
+
+/** Inputs of `MessageScheduler`. */
+export interface MessageSchedulerProps {
+  /** functions/scheduled-send, the schedules' target. */
+  readonly target: ServiceFunction;
+}
+
+/** Schedule group, execution role, dead-letter queue, and the grant for API groups. */
+export class MessageScheduler extends Construct {
+  readonly group: scheduler.ScheduleGroup;
+  /** Assumed by EventBridge Scheduler for this group's schedules. */
+  readonly role: iam.Role;
+  /** Invocations the scheduler gave up on (14 days' retention, SQS-managed encryption, TLS only). */
+  readonly deadLetterQueue: sqs.Queue;
+  private readonly target: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: MessageSchedulerProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    this.target = props.target;
+    // Deleting the group deletes its schedules: on stack delete their target is gone too. (RETAIN would also make a
+    // redeploy of the same stack collide with the kept group's name.)
+    this.group = new scheduler.ScheduleGroup(this, 'Group', { removalPolicy: RemovalPolicy.DESTROY });
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'This queue is itself a dead-letter queue (EventBridge Scheduler\'s DeadLetterConfig for the scheduled-message ' +
+        'schedules); a DLQ of a DLQ would only move the same messages again. It is alarmed on any visible message and keeps them 14 days.',
+    });
+
+    this.role = new iam.Role(this, 'Role', {
+      description: 'Assumed by EventBridge Scheduler to run scheduled-message schedules',
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': stack.account, 'aws:SourceArn': this.group.scheduleGroupArn } },
+      }),
+    });
+    this.role.addToPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.target.fn.functionArn] }));
+    this.role.addToPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deadLetterQueue.queueArn] }));
+  }
+
+  /** `arn:…:scheduler:<region>:<account>:schedule/<group>/*`: every schedule of the group. */
+  get schedulesArn(): string {
+    return Stack.of(this).formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${this.group.scheduleGroupName}/*` });
+  }
+
+  /**
+   * Lets an API group (`schedules:manage`) create and delete this group's schedules as shared/ports/scheduler/aws.ts
+   * does: `scheduler:CreateSchedule` and `scheduler:DeleteSchedule` on `schedule/<group>/*`, `iam:PassRole` on the
+   * role only towards `scheduler.amazonaws.com`, and `SCHEDULE_GROUP`, `SCHEDULER_ROLE_ARN`, `SCHEDULER_DLQ_ARN`,
+   * `SCHEDULE_TARGET_SCHEDULED_SEND_ARN`.
+   */
+  grantManage(fn: ServiceFunction): void {
+    fn.fn.addEnvironment('SCHEDULE_GROUP', this.group.scheduleGroupName);
+    fn.fn.addEnvironment('SCHEDULER_ROLE_ARN', this.role.roleArn);
+    fn.fn.addEnvironment('SCHEDULER_DLQ_ARN', this.deadLetterQueue.queueArn);
+    fn.fn.addEnvironment('SCHEDULE_TARGET_SCHEDULED_SEND_ARN', this.target.fn.functionArn);
+    fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'], resources: [this.schedulesArn] }));
+    fn.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [this.role.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
+    );
+    Validations.of(fn).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${nagResourceOf(this, this.schedulesArn)}]`,
+      reason:
+        'One schedule per scheduled message, named at run time (msg-<messageId>): the wildcard covers only the schedules ' +
+        'of this stack\'s scheduled-message group, and the actions are exactly CreateSchedule and DeleteSchedule.',
+    });
+  }
+}
