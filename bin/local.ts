@@ -14,6 +14,7 @@ import { removeRuntimeFile, writeRuntimeFile } from '#lib/local/runtime-file';
 
 const DATA_DIR = path.resolve(process.env.DATA_DIR ?? '.data');
 const PORT = Number(process.env.PORT ?? 3000);
+const SMTP_PORT = Number(process.env.SMTP_PORT ?? 2525);
 const TABLE = process.env.TABLE_NAME ?? 'tcs-local';
 const CREDENTIALS = path.join(DATA_DIR, 'local-credentials.json');
 
@@ -22,7 +23,7 @@ async function main() {
   mkdirSync(DATA_DIR, { recursive: true });
   let runtime;
   try {
-    runtime = await startLocalRuntime({ dataDir: DATA_DIR, tableName: TABLE, port: PORT });
+    runtime = await startLocalRuntime({ dataDir: DATA_DIR, tableName: TABLE, port: PORT, smtpPort: SMTP_PORT });
   } catch (err) {
     if (err instanceof JavaMissingError) {
       console.error(err.message);
@@ -48,7 +49,7 @@ async function main() {
   console.log(`DynamoDB:     ${runtime.dynamoEndpoint} (table ${TABLE}, data in ${path.relative(process.cwd(), DATA_DIR) || '.'}/dynamodb)`);
   console.log(`Webhooks:     outbox stream → ${runtime.sqs.queueUrl} (DLQ ${runtime.sqs.dlqUrl}); ${runtime.requeued} pending deliveries resumed`);
   const rel = (p: string) => path.relative(process.cwd(), p) || '.';
-  console.log(`Mail:         ${runtime.messaging.smtp.url} keeps every email in ${rel(runtime.messaging.smtp.directory)} (npm run outbox)`);
+  console.log(`Mail:         ${runtime.messaging.smtp.url} keeps every email in ${rel(runtime.messaging.smtp.directory)} (npm run outbox); mail to a reply+…@reply.tcs.localhost address threads back`);
   console.log(`Texts:        ${rel(runtime.messaging.smsSink)} (npm run sms -- list; npm run sms -- reply --from +15125550143 "text")`);
   console.log(`Credentials:  ${CREDENTIALS}`);
   console.log(`Try:          curl -s -H "Authorization: Bearer $(node -p "require('${CREDENTIALS}').keys.read")" ${runtime.baseUrl}/api/v1/health`);

@@ -181,14 +181,15 @@ export class MessagingPipeline extends Construct {
     return [
       alarm(
         'WorkerFailuresAlarm',
-        'A messaging worker gave up on an event after its retries (an SES event, a received email or text, or a scheduled send). ' +
+        'A messaging or workspace-lifecycle worker gave up on an event after its retries (an SES event, a received email or text, a scheduled send, a workspace purge or export). ' +
           'Each message in the failure queue holds the request payload and the error: fix the cause, then invoke the function with the payload again.',
         depth(this.failureQueue),
       ),
       alarm(
         'SchedulerDlqAlarm',
-        'EventBridge Scheduler could not invoke scheduled-send for a scheduled message (after 3 retries or 1 hour). The message stays pending: ' +
-          'its payload {orgId, scheduledMessageId} is in the DLQ message; invoke scheduled-send with it once fixed.',
+        'EventBridge Scheduler could not invoke a schedule\'s target (after 3 retries or 1 hour): scheduled-send for a scheduled message (it stays ' +
+          'pending; payload {orgId, scheduledMessageId}), or workspace-purge / workspace-export (payload {orgId, deletionId} / {orgId, exportId}). ' +
+          'The DLQ message names the target and holds the payload; invoke that function with it once fixed.',
         depth(this.scheduler.deadLetterQueue),
       ),
       alarm(

@@ -24,6 +24,9 @@ export const LAMBDA_CREDENTIALS_SHIM = fileURLToPath(new URL('./bundling/lambda-
 /** See lib/bundling/no-xray.ts. */
 export const NO_XRAY_SHIM = fileURLToPath(new URL('./bundling/no-xray.ts', import.meta.url));
 
+/** See lib/bundling/no-local-adapters.ts. */
+export const NO_LOCAL_ADAPTERS_SHIM = fileURLToPath(new URL('./bundling/no-local-adapters.ts', import.meta.url));
+
 /** See lib/bundling/lru-cache.ts. */
 export const LRU_CACHE_SHIM = fileURLToPath(new URL('./bundling/lru-cache.ts', import.meta.url));
 
@@ -32,6 +35,9 @@ export function bundlingAliases(xraySdk: boolean): Record<string, string> {
   return {
     '@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS_SHIM,
     'mnemonist/lru-cache': LRU_CACHE_SHIM,
+    '#ports/mail/local': NO_LOCAL_ADAPTERS_SHIM,
+    '#ports/sms/local': NO_LOCAL_ADAPTERS_SHIM,
+    '#ports/scheduler/local': NO_LOCAL_ADAPTERS_SHIM,
     ...(!xraySdk && { '#observability/xray': NO_XRAY_SHIM }),
   };
 }

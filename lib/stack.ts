@@ -3,7 +3,7 @@
  * table with that group's actions), the HTTP API routing every operation, the webhook pipeline
  * (stream fan-out, delivery queue and worker), the extraction pipeline (documents bucket, S3 upload trigger,
  * Step Functions OCR + extraction), the messaging pipeline (SES, SMS, scheduled sends, inbound mail and texts,
- * public document links), and the on-call dashboard.
+ * public document links), workspace deletion and export (lib/workspace-lifecycle.ts), and the on-call dashboard.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,12 +24,13 @@ import { writeGroupEntries } from './group-entries.ts';
 import type { ModuleOperation } from './registry.ts';
 import { WebhookPipeline, type WebhookPipelineProps } from './webhook-pipeline.ts';
 import { ReferenceSite } from './reference-site.ts';
+import { WorkspaceLifecycle, type LifecycleWorker } from './workspace-lifecycle.ts';
 
 /** Repository root (the directory holding `functions/`), resolved from this file so cwd does not matter. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Handler module of a worker: `functions/<name>/handler.ts` (exports `handler`). */
-export const handlerEntryOf = (name: WebhookWorker | MessagingWorker): string => path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
+export const handlerEntryOf = (name: WebhookWorker | MessagingWorker | LifecycleWorker): string => path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
 
 /** Stack props plus the few deployment knobs `configureApp` reads from context. */
 export interface TransactionCoordinationStackProps extends StackProps {
@@ -52,7 +53,8 @@ export interface TransactionCoordinationStackProps extends StackProps {
  * CloudFormation; one per group that has operations, built from its generated entry (lib/group-entries.ts) and
  * granted what its operations' capabilities ask, plus the two webhook workers (`functions/webhook-fanout`,
  * `functions/webhook-delivery`), the six extraction steps (`functions/extraction-steps/*.ts`), the upload
- * trigger (`functions/document-uploaded/handler.ts`) and the five messaging workers (lib/messaging-pipeline.ts).
+ * trigger (`functions/document-uploaded/handler.ts`), the five messaging workers (lib/messaging-pipeline.ts) and
+ * the workspace purge and export workers (lib/workspace-lifecycle.ts).
  */
 export class TransactionCoordinationStack extends Stack {
   /** The single table (`.table` is the `dynamodb.Table`). */
@@ -67,6 +69,8 @@ export class TransactionCoordinationStack extends Stack {
   readonly extraction: ExtractionPipeline;
   /** SES, SMS, EventBridge Scheduler and the messaging workers (not API groups). */
   readonly messaging: MessagingPipeline;
+  /** Workspace deletion and export: the purge and export workers, targets of the messaging scheduler. */
+  readonly lifecycle: WorkspaceLifecycle;
   /** On-call dashboard and alarms (`dashboard.alarms`). */
   readonly dashboard: ServiceDashboard;
 
@@ -122,6 +126,14 @@ export class TransactionCoordinationStack extends Stack {
     });
     new ReferenceSite(this, 'Reference', { httpApi: this.httpApi.api, operations: ops });
     const publicBaseUrl = messagingSettings.publicBaseUrl ?? this.httpApi.api.apiEndpoint;
+
+    // Before the capability grants: its workers become schedule targets, whose ARNs `schedules:manage` passes on.
+    this.lifecycle = new WorkspaceLifecycle(this, 'Lifecycle', {
+      table: this.table.table,
+      documentsBucket: this.extraction.bucket,
+      entryOf: handlerEntryOf,
+      messaging: this.messaging,
+    });
 
     for (const [group, fn] of functions) {
       const uses = new Set<Capability>(ops.filter((op) => op.group === group).flatMap((op) => op.uses));

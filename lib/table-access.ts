@@ -14,7 +14,8 @@ export type DynamoDbAction =
   | 'dynamodb:TransactWriteItems'
   | 'dynamodb:ConditionCheckItem'
   | 'dynamodb:DeleteItem'
-  | 'dynamodb:BatchGetItem';
+  | 'dynamodb:BatchGetItem'
+  | 'dynamodb:BatchWriteItem';
 
 /** The actions one function may call on the table (and, for `Query`, its GSIs). */
 export type TableAccess = readonly DynamoDbAction[];
@@ -106,6 +107,23 @@ export const EXTRACTION_STEP_TABLE_ACCESS = {
  * `TransactWriteItems`.
  */
 export const DOCUMENT_UPLOADED_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', 'dynamodb:TransactWriteItems', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+
+/**
+ * `workspace-purge` (a one-time schedule after the deletion grace period), table and indexes:
+ * - `Query`: the organization's item keys on GSI3 (`orgId`), its keys on GSI1, its subscriptions (base table);
+ * - `GetItem` / `UpdateItem`: the deletion state and purge progress on the organization item;
+ * - `DeleteItem`: webhook subscriptions (conditional delete);
+ * - `BatchWriteItem`: deleting the organization's items 25 at a time (IAM checks it as its own action; the purge
+ *   only ever sends `DeleteRequest`s, with keys read from the organization's own GSI3 partition).
+ */
+export const WORKSPACE_PURGE_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+/**
+ * `workspace-export` (a one-time schedule right after the request), table and indexes: `Query` (GSI3 keys),
+ * `BatchGetItem` (the items), `GetItem` (export, organization, owner), `UpdateItem` (finishing the export).
+ * Nothing that deletes or creates items.
+ */
+export const WORKSPACE_EXPORT_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'];
 
 /**
  * The messaging workers, each built from `functions/<worker>/handler.ts` (lib/messaging-pipeline.ts). Like the

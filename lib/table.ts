@@ -16,7 +16,8 @@ export interface ServiceTableProps {
 }
 
 /**
- * One on-demand table: string `PK`/`SK`, GSI1 and GSI2 (string keys, projection ALL), TTL on `ttl`
+ * One on-demand table: string `PK`/`SK`, GSI1 and GSI2 (string keys, projection ALL), GSI3 (`orgId`/`PK`, keys
+ * only: one organization's items, for purge and export), TTL on `ttl`
  * (epoch seconds), stream with new and old images (outbox fan-out), point-in-time recovery (35 days).
  *
  * A classic `dynamodb.Table` (not `TableV2`) on purpose: the service is single-region, its CloudFormation
@@ -46,7 +47,7 @@ export class ServiceTable extends Construct {
         indexName: index.indexName,
         partitionKey: str(index.partitionKey),
         sortKey: str(index.sortKey),
-        projectionType: dynamodb.ProjectionType.ALL,
+        projectionType: index.projection === 'ALL' ? dynamodb.ProjectionType.ALL : dynamodb.ProjectionType.KEYS_ONLY,
       });
     }
   }

@@ -1,11 +1,17 @@
-/** `POST /api/v1/account/deletion/cancel`: cancels a scheduled workspace deletion (owner only). */
-import { plannedOperation } from '#api/operation';
+/**
+ * `POST /api/v1/account/deletion/cancel`: cancels a scheduled workspace deletion (owner only): unfreezes the
+ * workspace and deletes the purge schedule; `cancelled: false` when nothing was scheduled. Callable while frozen.
+ */
+import { defineOperation } from '#api/operation';
+import { cancelDeletion } from '#use-cases/workspace-deletion';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'cancelAccountDeletion',
   method: 'POST',
   path: '/api/v1/account/deletion/cancel',
   access: 'actions',
   summary: 'Cancels a scheduled workspace deletion (owner only).',
-  planned: 'issue #13 (workspace lifecycle)',
+  uses: ['schedules:manage'],
+  whileFrozen: true,
+  handler: async (_input, { principal }) => ({ body: { data: await cancelDeletion(principal) } }),
 });

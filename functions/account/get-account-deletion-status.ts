@@ -1,11 +1,12 @@
-/** `GET /api/v1/account/deletion/status`: whether deletion is scheduled, when the purge falls due, and isOwner. */
-import { plannedOperation } from '#api/operation';
+/** `GET /api/v1/account/deletion/status`: whether deletion is scheduled, when the purge falls due, the grace length and isOwner (any reader). */
+import { defineOperation } from '#api/operation';
+import { deletionStatus } from '#use-cases/workspace-deletion';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'getAccountDeletionStatus',
   method: 'GET',
   path: '/api/v1/account/deletion/status',
   access: 'read',
   summary: 'Whether deletion is scheduled, when the purge falls due, and isOwner.',
-  planned: 'issue #13 (workspace lifecycle)',
+  handler: async (_input, { principal }) => ({ body: { data: await deletionStatus(principal) } }),
 });

@@ -1,13 +1,20 @@
-/** `POST /api/v1/account/deletion/request`: schedules workspace deletion (owner only; confirmName must match the workspace name). */
+/**
+ * `POST /api/v1/account/deletion/request`: schedules workspace deletion (owner only; `confirmName` must equal the
+ * workspace name exactly, else 422 and nothing is scheduled). Freezes the workspace, emails the owner a cancel link
+ * and schedules the purge after the grace period (shared/use-cases/workspace-deletion.ts).
+ */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
+import { requestDeletion } from '#use-cases/workspace-deletion';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'requestAccountDeletion',
   method: 'POST',
   path: '/api/v1/account/deletion/request',
   access: 'actions',
   summary: 'Schedules workspace deletion (owner only; confirmName must match the workspace name).',
+  uses: ['schedules:manage', 'mail:send'],
   schemas: () => ({ body: z.object({ confirmName: z.nullable(z.string().check(z.maxLength(200))) }) }),
-  planned: 'issue #13 (workspace lifecycle)',
+  example: { body: { confirmName: 'Example Realty' } },
+  handler: async ({ body }, { principal, now }) => ({ body: { data: await requestDeletion(principal, body.confirmName, now) } }),
 });

@@ -1,10 +1,14 @@
-/** `POST /api/v1/transactions/{transactionId}/draft-message`: generates a message draft for the deal; never sends. */
+/**
+ * `POST /api/v1/transactions/{transactionId}/draft-message`: a message draft for the deal from the intent, the deal's
+ * facts and built-in wording. Never sends, writes nothing; no language model is involved (`generator: "rules"`).
+ */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
-import { label, text } from '#api/schemas/messaging';
+import { label } from '#api/schemas/messaging';
+import { draftDealMessage } from '#use-cases/messaging/draft-message';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'draftTransactionMessage',
   method: 'POST',
   path: '/api/v1/transactions/{transactionId}/draft-message',
@@ -14,10 +18,12 @@ export default plannedOperation({
     path: uuidPath('transactionId'),
     body: z.object({
       intent: z.string().check(z.trim(), z.minLength(1), z.maxLength(2000)),
-      additionalContext: z.nullable(text()),
+      additionalContext: z.nullable(z.string().check(z.maxLength(5000))),
       recipientName: z.nullable(z.string().check(z.maxLength(200))),
       recipientRole: z.nullable(label()),
     }),
   }),
-  planned: 'issue #9 (messaging and contacts)',
+  example: { body: { intent: 'remind the buyer about the option period deadline', additionalContext: null, recipientName: 'Maria Delgado', recipientRole: 'Buyer' } },
+  /** `{data: {subject, bodyText, bodyHtml, smsText, detectedIntent, generator: "rules", sent: false, facts, notes}}`. */
+  handler: async ({ path, body }, { principal, now }) => ({ body: { data: await draftDealMessage(principal, path.transactionId, body, now) } }),
 });

@@ -1,13 +1,21 @@
-/** `GET /api/v1/conversations`: recent SMS conversation threads of the organization. */
-import { plannedOperation } from '#api/operation';
+/** `GET /api/v1/conversations`: the organization's SMS conversations, most recent activity first. */
+import { defineOperation } from '#api/operation';
 import { limitQuery } from '#api/schemas/messaging';
+import { conversationView, listConversations } from '#db/conversations';
 
-export default plannedOperation({
+/** Conversations listed when `limit` is not given. */
+const DEFAULT_LIMIT = 25;
+
+export default defineOperation({
   operationId: 'listConversations',
   method: 'GET',
   path: '/api/v1/conversations',
   access: 'read',
   summary: 'Recent SMS conversation threads of the organization.',
   schemas: () => ({ query: limitQuery() }),
-  planned: 'issue #9 (messaging and contacts)',
+  example: { query: { limit: '10' } },
+  /** `{data: conversation[]}` (`limit` 1–100, default 25). */
+  handler: async ({ query }, { principal }) => ({
+    body: { data: (await listConversations(principal.orgId, query.limit ?? DEFAULT_LIMIT)).map(conversationView) },
+  }),
 });

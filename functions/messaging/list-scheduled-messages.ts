@@ -1,13 +1,19 @@
-/** `GET /api/v1/transactions/{transactionId}/scheduled-messages`: the deal's active scheduled messages. */
-import { plannedOperation } from '#api/operation';
+/** `GET /api/v1/transactions/{transactionId}/scheduled-messages`: the deal's active scheduled messages, soonest first. */
+import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
+import { listActiveScheduledMessages, scheduledMessageView } from '#db/scheduled-messages';
+import { getTransactionHead } from '#db/transactions';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'listScheduledMessages',
   method: 'GET',
   path: '/api/v1/transactions/{transactionId}/scheduled-messages',
   access: 'read',
   summary: "The deal's active scheduled messages.",
   schemas: () => ({ path: uuidPath('transactionId') }),
-  planned: 'issue #9 (messaging and contacts)',
+  /** `{data: scheduledMessage[]}`: those still `pending` (or being sent), soonest first; sent and cancelled ones leave the list. */
+  handler: async ({ path }, { principal }) => {
+    const deal = await getTransactionHead(principal.orgId, path.transactionId);
+    return { body: { data: (await listActiveScheduledMessages(principal.orgId, deal.id)).map(scheduledMessageView) } };
+  },
 });

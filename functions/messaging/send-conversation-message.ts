@@ -1,19 +1,28 @@
-/** `POST /api/v1/conversations/{threadId}/messages`: sends a message into an existing conversation thread. */
+/**
+ * `POST /api/v1/conversations/{threadId}/messages`: sends an SMS into an existing conversation. An opted-out number
+ * is never texted (409), `forceOverride` or not.
+ */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
-import { text } from '#api/schemas/messaging';
+import { smsText } from '#api/schemas/messaging';
+import { replyInConversation, sentTextView } from '#use-cases/messaging/deal-sms';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'sendConversationMessage',
   method: 'POST',
   path: '/api/v1/conversations/{threadId}/messages',
   access: 'actions',
   idempotent: true,
   summary: 'Sends a message into an existing conversation thread.',
+  uses: ['sms:send'],
   schemas: () => ({
     path: uuidPath('threadId'),
-    body: z.object({ messageContent: z.nullable(text()), forceOverride: z.boolean() }),
+    body: z.object({ messageContent: z.nullable(smsText()), forceOverride: z.boolean() }),
   }),
-  planned: 'issue #9 (messaging and contacts)',
+  example: { body: { messageContent: 'Thanks! See you at the walkthrough.', forceOverride: false } },
+  /** `{data: {message, conversation}}`. */
+  handler: async ({ path, body }, { principal, now }) => {
+    return { body: { data: sentTextView(await replyInConversation(principal, path.threadId, body, now)) } };
+  },
 });

@@ -1,22 +1,29 @@
-/** `POST /api/v1/transactions/{transactionId}/messages`: sends an email on the deal; it joins the merged thread with channel 'email'. */
+/**
+ * `POST /api/v1/transactions/{transactionId}/messages`: sends an email on the deal; it joins the merged thread with
+ * channel `email`. Address lists are separated by commas or semicolons; a `templateId` is refused (422) until email
+ * templates exist.
+ */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
-import { html, subject, text } from '#api/schemas/messaging';
+import { addressList, html, subject, text } from '#api/schemas/messaging';
+import { messageView } from '#db/communications';
+import { sendTransactionEmail } from '#use-cases/messaging/transaction-email';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'sendTransactionEmail',
   method: 'POST',
   path: '/api/v1/transactions/{transactionId}/messages',
   access: 'actions',
   idempotent: true,
   summary: "Sends an email on the deal; it joins the merged thread with channel 'email'.",
+  uses: ['mail:send'],
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({
-      toEmail: z.nullish(z.string().check(z.maxLength(2000))),
-      ccAddresses: z.nullish(z.string().check(z.maxLength(4000))),
-      bccAddresses: z.nullish(z.string().check(z.maxLength(4000))),
+      toEmail: z.nullish(addressList()),
+      ccAddresses: z.nullish(addressList()),
+      bccAddresses: z.nullish(addressList()),
       subject: z.nullish(subject()),
       body: z.nullish(text()),
       htmlBody: z.nullish(html()),
@@ -25,5 +32,9 @@ export default plannedOperation({
       templateId: z.nullish(z.string().check(z.maxLength(200))),
     }),
   }),
-  planned: 'issue #9 (messaging and contacts)',
+  example: { body: { toEmail: 'maria.delgado@example.com; lender@example.com', subject: 'Option period ends Friday', body: 'Hi Maria, a reminder that the option period ends Friday at 5 pm.' } },
+  /** `{data: message}`: the message as recorded (`sent`, or `failed` with `statusDetail` when the provider refused it). */
+  handler: async ({ path, body }, { principal, now }) => ({
+    body: { data: messageView(await sendTransactionEmail(principal, path.transactionId, body, now)) },
+  }),
 });

@@ -1,23 +1,34 @@
-/** `POST /api/v1/conversations/{threadId}/documents`: sends a secure document link into an existing conversation. */
+/**
+ * `POST /api/v1/conversations/{threadId}/documents`: texts the conversation's number a secure link to a document of
+ * its deal, expiring after `expirationHours` (default 72, at most 168).
+ */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
-import { int32, uuid, uuidPath } from '#api/params';
-import { text } from '#api/schemas/messaging';
+import { defineOperation } from '#api/operation';
+import { uuid, uuidPath } from '#api/params';
+import { expirationHours } from '#api/schemas/messaging';
+import { publicBaseUrl } from '#ports/public-url';
+import { shareConversationDocument, shareView } from '#use-cases/messaging/share-document';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'shareConversationDocument',
   method: 'POST',
   path: '/api/v1/conversations/{threadId}/documents',
   access: 'actions',
   idempotent: true,
   summary: 'Sends a secure document link into an existing conversation.',
+  uses: ['sms:send'],
   schemas: () => ({
     path: uuidPath('threadId'),
     body: z.object({
       documentId: z.nullable(uuid()),
-      expirationHours: z.nullable(int32({ min: 1 })),
-      message: z.nullable(text()),
+      expirationHours: z.nullable(expirationHours()),
+      message: z.nullable(z.string().check(z.maxLength(1400))),
     }),
   }),
-  planned: 'issue #9 (messaging and contacts)',
+  example: { body: { documentId: '0d6b8f52-3c1e-4f7a-b9d2-5e8a1c4f7b20', expirationHours: null, message: null } },
+  /** `{data: {message, conversation, link: {documentId, fileName, expiresAt, expirationHours}}}`. */
+  handler: async ({ path, body }, { principal, now, event }) => {
+    const shared = await shareConversationDocument(principal, { threadId: path.threadId, ...body, baseUrl: publicBaseUrl(event.requestContext.domainName) }, now);
+    return { body: { data: shareView(shared) } };
+  },
 });

@@ -64,8 +64,9 @@ export async function invokeInboundEmail(event: S3Event): Promise<unknown> {
  * @param opts.dataDir where mail, texts and schedules are kept
  * @param opts.tableName names the schedule store, so runtimes on one data dir but different tables stay apart
  * @param opts.baseUrl the API's base URL (share links point at it)
+ * @param opts.smtpPort the SMTP server's port on 127.0.0.1 (default: a free one)
  */
-export async function startLocalMessaging(opts: { dataDir: string; tableName: string; baseUrl?: string; schedulerIntervalMs?: number }): Promise<LocalMessaging> {
+export async function startLocalMessaging(opts: { dataDir: string; tableName: string; baseUrl?: string; schedulerIntervalMs?: number; smtpPort?: number }): Promise<LocalMessaging> {
   const { mailDir, smsSink } = localMessagingPaths(opts.dataDir);
   const scheduleStore = path.join(opts.dataDir, `schedules-${opts.tableName}.json`);
   const smtp = await startLocalSmtp({
@@ -73,6 +74,7 @@ export async function startLocalMessaging(opts: { dataDir: string; tableName: st
     inboundDomain: LOCAL_INBOUND_DOMAIN,
     // Stored where SES's receipt rule would store it; the bucket's notification does the rest.
     onInbound: (raw) => putObject(`inbound/${randomUUID()}`, raw, 'message/rfc822'),
+    port: opts.smtpPort,
   });
   Object.assign(process.env, {
     MAIL_TRANSPORT: 'local',

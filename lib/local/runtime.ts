@@ -37,6 +37,8 @@ export interface LocalRuntimeOptions {
   streamIntervalMs?: number;
   /** How often the local scheduler looks for due schedules, ms (default 1000). */
   schedulerIntervalMs?: number;
+  /** Port of the local SMTP server on 127.0.0.1 (default: a free one). */
+  smtpPort?: number;
 }
 
 export interface LocalRuntime {
@@ -95,7 +97,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
   });
   const deliveries: SqsPoller = startSqsPoller({ queueUrl: sqs.queueUrl, invoke: invokeWebhookDelivery, waitTimeSeconds: 0, concurrency: 4 });
   const api = await startLocalApi({ port: opts.port });
-  const messaging = await startLocalMessaging({ dataDir, tableName: opts.tableName, baseUrl: api.baseUrl, schedulerIntervalMs: opts.schedulerIntervalMs });
+  const messaging = await startLocalMessaging({ dataDir, tableName: opts.tableName, baseUrl: api.baseUrl, schedulerIntervalMs: opts.schedulerIntervalMs, smtpPort: opts.smtpPort });
   return {
     baseUrl: api.baseUrl,
     dataDir,

@@ -21,6 +21,10 @@ type TargetHandler = (payload: Record<string, unknown>, context: Context) => Pro
 const targets: Record<ScheduleTarget, () => Promise<(payload: Record<string, unknown>) => Promise<unknown>>> = {
   'scheduled-send': () =>
     import('#functions/scheduled-send/handler').then((m) => (payload: Record<string, unknown>) => invokeLocally(m.handler as unknown as TargetHandler, payload, 'scheduled-send')),
+  'workspace-purge': () =>
+    import('#functions/workspace-purge/handler').then((m) => (payload: Record<string, unknown>) => invokeLocally(m.handler as unknown as TargetHandler, payload, 'workspace-purge')),
+  'workspace-export': () =>
+    import('#functions/workspace-export/handler').then((m) => (payload: Record<string, unknown>) => invokeLocally(m.handler as unknown as TargetHandler, payload, 'workspace-export')),
 };
 
 /**

@@ -17,6 +17,11 @@ export interface LocalSmtp {
   directory: string;
   /** Resolves when every inbound hand-off started so far has finished. */
   idle(): Promise<void>;
+  /**
+   * Makes the server slow: each message arriving from now on waits, unanswered after its DATA, until `release()`
+   * (then it is stored and accepted as usual). For tests of a send that is still in flight.
+   */
+  hold(): SmtpHold;
   stop(): Promise<void>;
 }
 
@@ -29,6 +34,14 @@ export interface LocalSmtpOptions {
   /** Errors of `onInbound` (default: written to stderr). */
   onError?: (err: unknown) => void;
   port?: number;
+}
+
+/** A hold on the local SMTP server (see {@link LocalSmtp.hold}). */
+export interface SmtpHold {
+  /** How many messages are waiting on the hold now. */
+  waiting(): number;
+  /** Accepts the waiting messages and every later one. */
+  release(): void;
 }
 
 /** One stored message: its file and the envelope. */
@@ -47,6 +60,7 @@ export async function startLocalSmtp(opts: LocalSmtpOptions): Promise<LocalSmtp>
   mkdirSync(opts.directory, { recursive: true });
   const port = opts.port ?? (await freePort());
   const pending = new Set<Promise<unknown>>();
+  let gate: { open: Promise<void>; waiting: number } | undefined;
   const onError = opts.onError ?? ((err: unknown) => process.stderr.write(`[local smtp] inbound hand-off failed: ${err instanceof Error ? err.message : String(err)}\n`));
   const server = new SMTPServer({
     authOptional: true,
@@ -56,7 +70,13 @@ export async function startLocalSmtp(opts: LocalSmtpOptions): Promise<LocalSmtp>
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        const held = gate;
+        if (held) {
+          held.waiting++;
+          await held.open;
+          held.waiting--;
+        }
         const recipients = session.envelope.rcptTo.map((r) => r.address);
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         const raw = Buffer.concat([Buffer.from(`X-Original-To: ${recipients.join(', ')}\r\n`), ...chunks]);
@@ -86,6 +106,18 @@ export async function startLocalSmtp(opts: LocalSmtpOptions): Promise<LocalSmtp>
     directory: opts.directory,
     async idle() {
       while (pending.size) await Promise.allSettled([...pending]);
+    },
+    hold() {
+      let release!: () => void;
+      const held = { open: new Promise<void>((resolve) => (release = resolve)), waiting: 0 };
+      gate = held;
+      return {
+        waiting: () => held.waiting,
+        release() {
+          if (gate === held) gate = undefined;
+          release();
+        },
+      };
     },
     async stop() {
       while (pending.size) await Promise.allSettled([...pending]);

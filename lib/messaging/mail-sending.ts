@@ -87,14 +87,17 @@ export class MailSending extends Construct {
    * `settings.mailSendIdentities` and this configuration set; `secretsmanager:GetSecretValue` on
    * `secret:tcs/mail/*` (SMTP mailboxes; the secrets must use the AWS managed key or one granting this role
    * `kms:Decrypt`); and `MAIL_FROM_ADDRESS`, `INBOUND_MAIL_DOMAIN`, `SES_CONFIGURATION_SET`.
+   * @param options.memberMailboxes false for a function that only ever sends as the service (`MAIL_FROM_ADDRESS`,
+   *   e.g. the workspace export's notice): no Secrets Manager grant. Default true.
    */
-  grantSend(fn: ServiceFunction): void {
+  grantSend(fn: ServiceFunction, options: { memberMailboxes?: boolean } = {}): void {
     const stack = Stack.of(this);
     fn.fn.addEnvironment('MAIL_FROM_ADDRESS', this.settings.mailFromAddress);
     fn.fn.addEnvironment('INBOUND_MAIL_DOMAIN', this.settings.inboundMailDomain);
     fn.fn.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
     const identities = this.settings.mailSendIdentities.map((identity) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }));
     fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [...identities, this.configurationSetArn] }));
+    if (options.memberMailboxes === false) return;
     const secrets = stack.formatArn({ service: 'secretsmanager', resource: 'secret', resourceName: `${MAIL_SECRET_PREFIX}*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
     fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secrets] }));
     Validations.of(fn).acknowledge({

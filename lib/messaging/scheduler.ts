@@ -1,13 +1,15 @@
 /**
- * `MessageScheduler`: one-time schedules that send scheduled messages (shared/ports/scheduler/aws.ts).
+ * `MessageScheduler`: the service's one-time schedules (shared/ports/scheduler/aws.ts): scheduled messages, and
+ * the workspace purge and export of issue 13 (lib/workspace-lifecycle.ts).
  *
  *   API group ──CreateSchedule at(…) in the group, PassRole──▶ EventBridge Scheduler ──(at the time, as the role)──▶
- *   scheduled-send (async invoke) ── failed delivery after the schedule's retries ──▶ scheduler DLQ (alarmed)
+ *   target (async invoke) ── failed delivery after the schedule's retries ──▶ scheduler DLQ (alarmed)
  *
  * - A schedule group holding only these schedules, so the API's grant is scoped to `schedule/<group>/*`.
  * - The role the scheduler assumes: trusted by `scheduler.amazonaws.com` from this account and this group only
  *   (EventBridge Scheduler User Guide, "Set up the execution role"), allowed `lambda:InvokeFunction` on the
- *   scheduled-send function alone and `sqs:SendMessage` on the dead-letter queue (the scheduler writes it as the role).
+ *   targets alone (scheduled-send, then each `addTarget`: one statement listing exactly their ARNs) and
+ *   `sqs:SendMessage` on the dead-letter queue (the scheduler writes it as the role).
  * - The retry policy (`SCHEDULE_RETRIES` = 3 attempts more, events at most 1 h old) and `ActionAfterCompletion:
  *   DELETE` are set per schedule by the adapter. The scheduler invokes Lambda asynchronously: a function error is
  *   retried by Lambda's own async retries and then goes to the messaging workers' failure queue
@@ -18,6 +20,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { ScheduleTarget } from '#ports/scheduler';
 import { nagResourceOf } from '../nag-resource.ts';
 import type { ServiceFunction } from '../service-function.ts';
 
@@ -34,12 +37,16 @@ export class MessageScheduler extends Construct {
   readonly role: iam.Role;
   /** Invocations the scheduler gave up on (14 days' retention, SQS-managed encryption, TLS only). */
   readonly deadLetterQueue: sqs.Queue;
-  private readonly target: ServiceFunction;
+  /** What schedules may invoke, by the port's target name (`SCHEDULE_TARGET_<NAME>_ARN`). */
+  private readonly targets = new Map<ScheduleTarget, ServiceFunction>();
+  /** The role's one `lambda:InvokeFunction` statement; `addTarget` adds resources to it. */
+  private readonly invoke: iam.PolicyStatement;
+  /** Functions given `grantManage` so far (a later `addTarget` adds its ARN to their environment). */
+  private readonly managers: ServiceFunction[] = [];
 
   constructor(scope: Construct, id: string, props: MessageSchedulerProps) {
     super(scope, id);
     const stack = Stack.of(this);
-    this.target = props.target;
     // Deleting the group deletes its schedules: on stack delete their target is gone too. (RETAIN would also make a
     // redeploy of the same stack collide with the kept group's name.)
     this.group = new scheduler.ScheduleGroup(this, 'Group', { removalPolicy: RemovalPolicy.DESTROY });
@@ -52,12 +59,14 @@ export class MessageScheduler extends Construct {
     });
 
     this.role = new iam.Role(this, 'Role', {
-      description: 'Assumed by EventBridge Scheduler to run scheduled-message schedules',
+      description: 'Assumed by EventBridge Scheduler to run the service\'s one-time schedules (scheduled messages, workspace purge and export)',
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': stack.account, 'aws:SourceArn': this.group.scheduleGroupArn } },
       }),
     });
-    this.role.addToPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.target.fn.functionArn] }));
+    this.invoke = new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'] });
+    this.role.addToPolicy(this.invoke);
+    this.addTarget('scheduled-send', props.target);
     this.role.addToPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deadLetterQueue.queueArn] }));
   }
 
@@ -67,16 +76,44 @@ export class MessageScheduler extends Construct {
   }
 
   /**
+   * Makes `fn` a target schedules may invoke as `target`: its ARN joins the role's `lambda:InvokeFunction`
+   * statement and the `SCHEDULE_TARGET_<TARGET>_ARN` environment of every `schedules:manage` function.
+   * @throws Error when `target` already has a function
+   */
+  addTarget(target: ScheduleTarget, fn: ServiceFunction): void {
+    if (this.targets.has(target)) throw new Error(`schedule target ${target} is already registered`);
+    this.targets.set(target, fn);
+    this.invoke.addResources(fn.fn.functionArn);
+    for (const manager of this.managers) manager.fn.addEnvironment(targetVariable(target), fn.fn.functionArn);
+  }
+
+  /**
+   * Lets a worker delete this group's schedules (the workspace purge deletes the organization's pending ones):
+   * `scheduler:DeleteSchedule` on `schedule/<group>/*` and `SCHEDULE_GROUP`. No create, no PassRole.
+   */
+  grantDelete(fn: ServiceFunction): void {
+    fn.fn.addEnvironment('SCHEDULE_GROUP', this.group.scheduleGroupName);
+    fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['scheduler:DeleteSchedule'], resources: [this.schedulesArn] }));
+    Validations.of(fn).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${nagResourceOf(this, this.schedulesArn)}]`,
+      reason:
+        'DeleteSchedule only: schedules are named at run time (msg-<messageId>, purge-<deletionId>, export-<exportId>); the wildcard ' +
+        'covers only the schedules of this stack\'s group.',
+    });
+  }
+
+  /**
    * Lets an API group (`schedules:manage`) create and delete this group's schedules as shared/ports/scheduler/aws.ts
    * does: `scheduler:CreateSchedule` and `scheduler:DeleteSchedule` on `schedule/<group>/*`, `iam:PassRole` on the
    * role only towards `scheduler.amazonaws.com`, and `SCHEDULE_GROUP`, `SCHEDULER_ROLE_ARN`, `SCHEDULER_DLQ_ARN`,
-   * `SCHEDULE_TARGET_SCHEDULED_SEND_ARN`.
+   * `SCHEDULE_TARGET_<TARGET>_ARN` for each target (`SCHEDULE_TARGET_SCHEDULED_SEND_ARN`, …).
    */
   grantManage(fn: ServiceFunction): void {
+    this.managers.push(fn);
     fn.fn.addEnvironment('SCHEDULE_GROUP', this.group.scheduleGroupName);
     fn.fn.addEnvironment('SCHEDULER_ROLE_ARN', this.role.roleArn);
     fn.fn.addEnvironment('SCHEDULER_DLQ_ARN', this.deadLetterQueue.queueArn);
-    fn.fn.addEnvironment('SCHEDULE_TARGET_SCHEDULED_SEND_ARN', this.target.fn.functionArn);
+    for (const [target, targetFn] of this.targets) fn.fn.addEnvironment(targetVariable(target), targetFn.fn.functionArn);
     fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'], resources: [this.schedulesArn] }));
     fn.fn.addToRolePolicy(
       new iam.PolicyStatement({
@@ -88,8 +125,11 @@ export class MessageScheduler extends Construct {
     Validations.of(fn).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${nagResourceOf(this, this.schedulesArn)}]`,
       reason:
-        'One schedule per scheduled message, named at run time (msg-<messageId>): the wildcard covers only the schedules ' +
+        'One schedule per scheduled message, purge or export, named at run time (msg-<messageId>, purge-<deletionId>, export-<exportId>): the wildcard covers only the schedules ' +
         'of this stack\'s scheduled-message group, and the actions are exactly CreateSchedule and DeleteSchedule.',
     });
   }
 }
+
+/** `workspace-purge` → `SCHEDULE_TARGET_WORKSPACE_PURGE_ARN`, as shared/ports/scheduler/aws.ts reads it. */
+const targetVariable = (target: ScheduleTarget): string => `SCHEDULE_TARGET_${target.toUpperCase().replace(/-/g, '_')}_ARN`;

@@ -55,6 +55,11 @@ interface OperationMeta<S extends OperationSchemas> {
   designedHere?: boolean;
   /** Capabilities its group's function must have (types.ts `Capability`). */
   uses?: readonly Capability[];
+  /**
+   * Callable while the workspace is frozen for deletion although it is not a GET (deletion cancel, export request).
+   * Default false: every other write is refused then (shared/domain/workspace-lifecycle.ts `assertWritable`).
+   */
+  whileFrozen?: boolean;
   /** The input schemas, built on first use. Default: no input. */
   schemas?: () => S;
   /**
@@ -91,6 +96,8 @@ export interface Operation<S extends OperationSchemas = OperationSchemas> {
   readonly summary: string;
   readonly designedHere: boolean;
   readonly uses: readonly Capability[];
+  /** Callable by a non-GET request while the workspace is frozen for deletion. */
+  readonly whileFrozen: boolean;
   /** Builds the schemas (cached by the caller; see `schemasOf`). */
   readonly schemas: () => S;
   /** Builds the 200 response body's schema, when documented (see `responseOf`). */
@@ -116,6 +123,7 @@ function base<S extends OperationSchemas>(def: OperationMeta<S>) {
     summary: def.summary,
     designedHere: def.designedHere ?? false,
     uses: def.uses ?? [],
+    whileFrozen: def.whileFrozen ?? false,
     schemas: def.schemas ?? (() => ({}) as S),
     response: def.response,
   };

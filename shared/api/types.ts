@@ -23,6 +23,7 @@ export const LAMBDA_GROUPS = [
   'documents',
   'extractions',
   'messaging',
+  'reports',
   'contacts',
   'disclosures',
   'proposals',

@@ -39,6 +39,8 @@ export interface ApiKeyItem {
   displayPrefix: string;
   createdAt: string;
   revokedAt?: string;
+  /** Set while the workspace is scheduled for deletion: the purge's due time (ISO). Writes are refused. */
+  frozenUntil?: string;
   rlWin?: number;
   rlR?: number;
   rlW?: number;
@@ -55,6 +57,11 @@ export interface Principal {
   scopes: Scope[];
   /** Partition key of the key item (its hash; never the key's value). */
   keyPk: string;
+  /**
+   * The purge's due time (ISO) while the workspace is scheduled for deletion (frozen), else undefined. Read from
+   * the key item the authentication `UpdateItem` returns anyway, so the freeze check costs no extra call.
+   */
+  frozenUntil?: string;
   /** This window's usage counters as of this request (for `GET /usage`). */
   window: { minute: number; reads: number; writes: number; errors: number; ops: Record<string, number> };
 }
@@ -153,6 +160,23 @@ export async function revokeApiKey(orgId: string, keyId: string): Promise<boolea
     }),
   );
   return true;
+}
+
+/**
+ * Transaction items that set (`frozenUntil` an ISO time) or clear (null) the freeze flag on each of the
+ * organization's keys, each conditional on the key still existing. An organization has a handful of keys, far
+ * under the 100 items of a transaction.
+ */
+export async function keyFreezeUpdates(orgId: string, frozenUntil: string | null) {
+  return (await listApiKeys(orgId)).map((k) => ({
+    Update: {
+      TableName: tableName(),
+      Key: { PK: k.PK, SK: 'APIKEY' },
+      UpdateExpression: frozenUntil ? 'SET frozenUntil = :until' : 'REMOVE frozenUntil',
+      ConditionExpression: 'attribute_exists(PK)',
+      ...(frozenUntil ? { ExpressionAttributeValues: { ':until': frozenUntil } } : {}),
+    },
+  }));
 }
 
 const counterOf = (bucket: Bucket) => (bucket === 'read' ? 'rlR' : 'rlW');
@@ -259,6 +283,7 @@ function toPrincipal(item: ApiKeyItem): Principal {
     userId: item.userId,
     scopes: item.scopes,
     keyPk: item.PK,
+    ...(item.frozenUntil ? { frozenUntil: item.frozenUntil } : {}),
     window: { minute: item.rlWin ?? 0, reads: item.rlR ?? 0, writes: item.rlW ?? 0, errors: item.rlErr ?? 0, ops },
   };
   return p;

@@ -11,6 +11,7 @@
  *   event (SES bounce, SMS delivery receipt) is about. The one key that does not start with the organization:
  *   the provider's event names only its own id. The item carries `orgId`.
  */
+import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '#db/client';
@@ -80,6 +81,11 @@ export interface Communication {
   documents: MessageDocument[];
   /** The role the message was addressed to (agent and client emails), matched exactly. */
   recipientRole: string | null;
+  /**
+   * What the sender said the message is for (the templated emails' `intent`, `topic`, `tone`, `focus`, `audience`,
+   * `documentTypes`; a share's link expiry), or null.
+   */
+  context: Record<string, unknown> | null;
   /** The provider and its id for this message (e.g. `ses`, `sms`, `local`). */
   provider: string | null;
   providerMessageId: string | null;
@@ -91,6 +97,36 @@ export interface Communication {
   sentBy: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** What every new message states; the rest defaults to empty (no thread, recipients, subject, documents, ...). */
+export type NewCommunication = Pick<Communication, 'transactionId' | 'channel' | 'direction' | 'kind' | 'status' | 'from' | 'bodyText'> & Partial<Communication>;
+
+/** A new message with a fresh id, created and updated at `at`. */
+export function newCommunication(m: NewCommunication, at: Date): Communication {
+  return {
+    id: randomUUID(),
+    statusDetail: null,
+    threadId: null,
+    to: [],
+    cc: [],
+    bcc: [],
+    subject: null,
+    bodyHtml: null,
+    emailMessageId: null,
+    inReplyTo: null,
+    documents: [],
+    recipientRole: null,
+    context: null,
+    provider: null,
+    providerMessageId: null,
+    scheduledMessageId: null,
+    contactId: null,
+    sentBy: null,
+    createdAt: at.toISOString(),
+    updatedAt: at.toISOString(),
+    ...m,
+  };
 }
 
 /** Partition of a deal's communications. */
@@ -174,7 +210,7 @@ export function communicationOutcome(
 export function toCommunication(item: Record<string, any>): Communication {
   const keys: (keyof Communication)[] = [
     'id', 'transactionId', 'channel', 'direction', 'kind', 'status', 'statusDetail', 'threadId', 'from', 'to', 'cc', 'bcc', 'subject', 'bodyText', 'bodyHtml',
-    'emailMessageId', 'inReplyTo', 'documents', 'recipientRole', 'provider', 'providerMessageId', 'scheduledMessageId', 'contactId', 'sentBy', 'createdAt', 'updatedAt',
+    'emailMessageId', 'inReplyTo', 'documents', 'recipientRole', 'context', 'provider', 'providerMessageId', 'scheduledMessageId', 'contactId', 'sentBy', 'createdAt', 'updatedAt',
   ];
   const m = Object.fromEntries(keys.map((k) => [k, item[k] ?? null])) as unknown as Communication;
   m.to ??= [];
@@ -182,6 +218,15 @@ export function toCommunication(item: Record<string, any>): Communication {
   m.bcc ??= [];
   m.documents ??= [];
   return m;
+}
+
+/**
+ * The API's view of a message: everything but the provider's bookkeeping (`provider`, `providerMessageId`).
+ * `bodyText` is the plain text (an HTML-only email's text is derived from its HTML).
+ */
+export function messageView(m: Communication) {
+  const { provider: _p, providerMessageId: _id, ...view } = m;
+  return view;
 }
 
 /**

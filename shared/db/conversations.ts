@@ -94,3 +94,9 @@ export async function findSmsRoute(phone: string): Promise<{ orgId: string; thre
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: routeKey(phone) }));
   return out.Item ? { orgId: out.Item.orgId, threadId: out.Item.threadId, transactionId: out.Item.transactionId } : undefined;
 }
+
+/** The API's view of a conversation: its `id` is the `{threadId}` of the conversation paths; `phoneNumber` is E.164. */
+export function conversationView(c: Conversation) {
+  const { phone, ...rest } = c;
+  return { ...rest, phoneNumber: phone };
+}

@@ -35,6 +35,9 @@ export const STARTER_KEYS: Record<'read' | 'draft' | 'actions', Scope[]> = {
   actions: ['read', 'draft', 'actions'],
 };
 
+/** The organization item's key (`PK = ORG#<orgId>`, `SK = ORG`). */
+export const orgItemKey = (orgId: string) => ({ PK: orgPk(orgId), SK: 'ORG' });
+
 const userItem = (orgId: string, u: OrgUser) => ({ PK: orgPk(orgId), SK: `USER#${u.userId}`, entity: 'User', orgId, ...u });
 
 /**
@@ -54,7 +57,7 @@ export async function createOrganization(input: { name: string; ownerEmail: stri
   const org: Organization = { orgId, name: input.name, ownerUserId: owner.userId, createdAt: owner.createdAt };
   const keys = { read: newKeyValue('org'), draft: newKeyValue('org'), actions: newKeyValue('org') };
   await transactWrite([
-    { Put: { TableName: tableName(), Item: { PK: orgPk(orgId), SK: 'ORG', entity: 'Organization', ...org }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { TableName: tableName(), Item: { ...orgItemKey(orgId), entity: 'Organization', ...org }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { TableName: tableName(), Item: userItem(orgId, owner) } },
     { Put: { TableName: tableName(), Item: statusVocabularyItem(orgId) } },
     ...(Object.keys(keys) as (keyof typeof keys)[]).map((name) => ({
@@ -77,7 +80,7 @@ export async function addUser(orgId: string, user: Omit<OrgUser, 'userId' | 'cre
 
 /** The organization, or undefined. */
 export async function getOrganization(orgId: string, consistent = false): Promise<Organization | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: 'ORG' }, ConsistentRead: consistent }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: orgItemKey(orgId), ConsistentRead: consistent }));
   if (!out.Item) return undefined;
   const { orgId: id, name, ownerUserId, createdAt } = out.Item as Organization;
   return { orgId: id, name, ownerUserId, createdAt };

@@ -48,6 +48,12 @@ export interface ScheduledMessage {
 }
 
 const key = (orgId: string, id: string) => ({ PK: `ORG#${orgId}#SCHEDMSG#${id}`, SK: 'SCHED' });
+
+/** The scheduled message id of an item key of this module (the purge finds schedules to delete), else undefined. */
+export function scheduledMessageIdOfKey(k: { PK: string; SK: string }): string | undefined {
+  const m = k.SK === 'SCHED' ? /^ORG#[^#]+#SCHEDMSG#([^#]+)$/.exec(k.PK) : null;
+  return m?.[1];
+}
 const dealGsi1 = (orgId: string, transactionId: string) => `ORG#${orgId}#TXN#${transactionId}#SCHEDULED`;
 
 function toScheduledMessage(item: Record<string, any>): ScheduledMessage {
@@ -117,4 +123,13 @@ export async function transitionScheduledMessage(
     if (err instanceof ConditionalCheckFailedException) return false;
     throw err;
   }
+}
+
+/**
+ * The API's view of a scheduled message: the email's fields flat, as the request named them, `scheduledAt` as the
+ * wall-clock time in `scheduledTimezone`, and `sendAt` as the instant (ISO UTC).
+ */
+export function scheduledMessageView(m: ScheduledMessage) {
+  const { email, scheduledLocal, scheduleName: _name, ...rest } = m;
+  return { ...rest, scheduledAt: scheduledLocal, ...email };
 }

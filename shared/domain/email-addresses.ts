@@ -29,3 +29,27 @@ export function parseAddressList(list: string | null | undefined): { addresses: 
   }
   return { addresses, invalid };
 }
+
+/** The recipient fields of a send request (`toEmail`, `ccAddresses`, `bccAddresses`), as given. */
+export interface RecipientFields {
+  toEmail?: string | null;
+  ccAddresses?: string | null;
+  bccAddresses?: string | null;
+}
+
+/**
+ * Parses the three lists of a send request.
+ * @returns the addresses of each list, and a message per field that holds a non-address or, for `toEmail`, none at
+ *   all when `requireTo` (empty when all is well)
+ */
+export function parseRecipientFields(input: RecipientFields, requireTo: boolean): { to: string[]; cc: string[]; bcc: string[]; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const parse = (field: keyof RecipientFields) => {
+    const { addresses, invalid } = parseAddressList(input[field]);
+    if (invalid.length) errors[field] = `is not a list of email addresses: ${invalid.slice(0, 3).join(', ')}`;
+    return addresses;
+  };
+  const lists = { to: parse('toEmail'), cc: parse('ccAddresses'), bcc: parse('bccAddresses') };
+  if (requireTo && !lists.to.length) errors.toEmail ??= 'is required: at least one recipient';
+  return { ...lists, errors };
+}

@@ -9,6 +9,8 @@
  */
 import {
   DeleteObjectCommand,
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
   GetObjectCommand,
   HeadObjectCommand,
   NotFound,
@@ -72,6 +74,17 @@ export function safeFileName(name: string): string {
     .slice(-120);
   return /^[._]*$/.test(cleaned) ? 'document.pdf' : cleaned;
 }
+
+/**
+ * Every key prefix holding an organization's objects: its documents (and anything else under `org/<orgId>/`), its
+ * extraction OCR blocks files (`ocr/<orgId>/`, functions/extraction-steps/blocks.ts) and its workspace export
+ * archives (`exports/<orgId>/`, a prefix of their own so a lifecycle rule can expire them and the upload
+ * notification on `org/` never sees them). The purge deletes everything under these.
+ */
+export const orgObjectPrefixes = (orgId: string): string[] => [`org/${orgId}/`, `ocr/${orgId}/`, `exports/${orgId}/`];
+
+/** The object key of a workspace export archive: `exports/<orgId>/<exportId>.zip`. */
+export const exportArchiveKey = (orgId: string, exportId: string): string => `exports/${orgId}/${exportId}.zip`;
 
 /** The object key of a document: `org/<orgId>/documents/<documentId>/<safeFileName>`. */
 export const documentKey = (orgId: string, documentId: string, fileName: string): string =>
@@ -156,6 +169,34 @@ export async function presignGet(key: string, expiresSeconds: number, downloadNa
 /** Deletes the object at `key` (deleting a missing object succeeds, as in S3). */
 export async function deleteObject(key: string): Promise<void> {
   await s3().send(new DeleteObjectCommand({ Bucket: documentsBucket(), Key: key }));
+}
+
+/**
+ * Keys under `prefix` (all pages of `ListObjectsV2`, 1,000 per page).
+ * @returns the keys, in S3's (lexicographic) order
+ */
+export async function listKeys(prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const out = await s3().send(new ListObjectsV2Command({ Bucket: documentsBucket(), Prefix: prefix, ContinuationToken: token }));
+    keys.push(...(out.Contents ?? []).flatMap((o) => (o.Key ? [o.Key] : [])));
+    token = out.IsTruncated ? out.NextContinuationToken : undefined;
+  } while (token);
+  return keys;
+}
+
+/**
+ * Deletes `keys`, 1,000 per `DeleteObjects` (missing keys succeed, as in S3).
+ * @throws Error naming the first key S3 reported as not deleted
+ */
+export async function deleteKeys(keys: readonly string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 1000) {
+    const batch = keys.slice(i, i + 1000);
+    const out = await s3().send(new DeleteObjectsCommand({ Bucket: documentsBucket(), Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+    const failed = out.Errors?.[0];
+    if (failed) throw new Error(`S3 did not delete ${failed.Key}: ${failed.Code ?? 'error'}`);
+  }
 }
 
 /**

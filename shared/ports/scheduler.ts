@@ -6,8 +6,11 @@
  * by its poller against the request clock (lib/local/scheduler.ts).
  */
 
-/** The workers a schedule can invoke. */
-export type ScheduleTarget = 'scheduled-send';
+/**
+ * The workers a schedule can invoke: `scheduled-send` (a scheduled email), `workspace-purge` (a workspace's purge
+ * after its deletion grace period), `workspace-export` (building a workspace export archive, right away).
+ */
+export type ScheduleTarget = 'scheduled-send' | 'workspace-purge' | 'workspace-export';
 
 /** A one-time schedule. */
 export interface OneTimeSchedule {

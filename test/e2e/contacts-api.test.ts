@@ -120,7 +120,7 @@ async function message(transactionId: string, contactId: string, at: string, tex
   const m: Communication = {
     id: randomUUID(), transactionId, channel, direction: 'outbound', kind: channel, status: 'sent', statusDetail: null, threadId: null,
     from: { address: 'tc@example.test', name: null, contactId: null }, to: [{ address: 'x@example.test', name: null, contactId }], cc: [], bcc: [],
-    subject: channel === 'email' ? `Re: ${text}` : null, bodyText: text, bodyHtml: null, emailMessageId: null, inReplyTo: null, documents: [], recipientRole: null,
+    subject: channel === 'email' ? `Re: ${text}` : null, bodyText: text, bodyHtml: null, emailMessageId: null, inReplyTo: null, documents: [], recipientRole: null, context: null,
     provider: 'local', providerMessageId: null, scheduledMessageId: null, contactId, sentBy: null, createdAt: at, updatedAt: at,
   };
   await transactWrite(communicationPuts(org.orgId, m));

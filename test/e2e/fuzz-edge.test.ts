@@ -23,8 +23,12 @@ import { snapshot, snapshotDiff } from '../support/table-snapshot.ts';
 import { envelopeProblem } from '../support/envelope-check.ts';
 import { Big, fuzzCase, type BodyPath, type Mutation, type OperationSpace } from '../support/fuzz-inputs.ts';
 import { describeRequest, render } from '../support/fuzz-request.ts';
-import { FuzzFixtures } from './fuzz-fixtures.ts';
+import { FUZZ_ORG_NAME, FuzzFixtures } from './fuzz-fixtures.ts';
 import { startTestS3, type TestS3 } from './documents-fixtures.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startLocalMessaging, type LocalMessaging } from '#lib/local/messaging';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
 const SEED = Number(process.env.FUZZ_SEED ?? 8008);
@@ -36,6 +40,8 @@ const ops = (await loadOperations()).filter(isImplemented);
 
 let t: TestApi;
 let s3: TestS3;
+let messaging: LocalMessaging;
+const messagingDir = mkdtempSync(path.join(tmpdir(), 'fuzz-messaging-'));
 const savedLocal = process.env.LOCAL_MODE;
 const stats = { requests: 0, byStatus: new Map<number, number>() };
 let clock = Date.now();
@@ -44,6 +50,9 @@ beforeAll(async () => {
   process.env.LOCAL_MODE = 'true';
   t = await startTestApi();
   s3 = await startTestS3();
+  // Real local transports (SMTP server, SMS sink, scheduler) for the messaging operations; the scheduler never
+  // fires here (the fixture's email is due in a year), so it polls rarely and leaves the request clock alone.
+  messaging = await startLocalMessaging({ dataDir: messagingDir, tableName: 'fuzz', baseUrl: t.baseUrl, schedulerIntervalMs: 3_600_000 });
   // Each request reads the clock once: 1.5 s per request keeps every key under 60 writes a minute.
   setClock(() => (clock += 1500));
 });
@@ -51,6 +60,8 @@ afterAll(async () => {
   setClock();
   await t?.close();
   await s3?.close();
+  await messaging?.stop();
+  rmSync(messagingDir, { recursive: true, force: true });
   if (savedLocal === undefined) delete process.env.LOCAL_MODE;
   else process.env.LOCAL_MODE = savedLocal;
   const byStatus = [...stats.byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
@@ -113,7 +124,7 @@ const seedOf = (operationId: string) => [...operationId].reduce((h, c) => (Math.
 describe('the edge refuses bad input with the envelope, never a 5xx, and a refused request stores nothing', () => {
   it.each(ops.map((op) => [op.operationId, op] as const))('%s', async (_id, op) => {
     await useTestTable();
-    const [org, other] = await Promise.all([t.newOrg('Fuzz Realty'), t.newOrg('Other Fuzz Realty')]);
+    const [org, other] = await Promise.all([t.newOrg(FUZZ_ORG_NAME), t.newOrg('Other Fuzz Realty')]);
     const fx = new FuzzFixtures(t, org, other);
     const space = spaceOf(op);
     const storesFiles = op.uses.includes('documents:write');

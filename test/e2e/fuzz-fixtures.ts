@@ -1,8 +1,11 @@
 /**
  * Resources the edge fuzz suite binds valid requests to, so a mutated request that passes validation reaches
  * its handler with real state: a deal with a key date, a task with a comment, an uploaded document on the
- * deal, a completed (not applied) extraction job, a webhook subscription. Each is made on first use, through
- * the API where it exists, and made again once a request consumed it (deleted, applied).
+ * deal, a completed (not applied) extraction job, a webhook subscription, a contact linked to the deal under every
+ * role the messaging examples name (with an email and a mobile number), an SMS conversation with it and a pending
+ * scheduled email. Each is made on first use, through the API where it exists, and made again once a request
+ * consumed it (deleted, applied, cancelled). The messaging ones need the local transports
+ * (`startLocalMessaging`).
  */
 import { randomUUID } from 'node:crypto';
 import { createApiKey } from '#db/api-keys';
@@ -16,7 +19,15 @@ import { pdfBytes, uploadAndComplete, waitFor } from './documents-fixtures.ts';
 /** Webhook target on loopback (LOCAL_MODE allows plain http there); nothing listens, nothing is delivered here. */
 export const HOOK_URL = 'http://127.0.0.1:9/hook';
 
-type Memo = Partial<Record<'deal' | 'task' | 'document' | 'job' | 'webhook', Promise<Record<string, string>>>>;
+type Memo = Partial<Record<'deal' | 'task' | 'document' | 'job' | 'webhook' | 'contact' | 'conversation' | 'scheduled', Promise<Record<string, string>>>>;
+
+/** The workspace name of the fuzzed organization (a deletion request's `confirmName` must equal it). */
+export const FUZZ_ORG_NAME = 'Fuzz Realty';
+
+/** The roles the messaging examples address (the contact fixture holds all of them, as a dual agent would). */
+const CONTACT_ROLES = ['Buyer', "Buyer's Agent", 'Listing Agent'];
+/** The contact fixture's mobile number (E.164). */
+const CONTACT_PHONE = '+15125550143';
 
 /** The fixtures of one organization on the current table. */
 export class FuzzFixtures {
@@ -81,6 +92,34 @@ export class FuzzFixtures {
   webhook = () =>
     this.once('webhook', async () => ({ id: (await this.ok('POST', '/api/v1/webhooks', this.org.keys.actions, { name: 'Fuzz hook', url: HOOK_URL, events: ['*'] })).id }));
 
+  /** A contact of the organization with an email and a mobile number, linked to the deal under {@link CONTACT_ROLES}. */
+  contact = () =>
+    this.once('contact', async () => {
+      const { transactionId } = await this.deal();
+      const keys = this.org.keys;
+      const body = { firstName: 'Fuzz', lastName: `Party ${randomUUID().slice(0, 8)}`, email: `party+${randomUUID().slice(0, 8)}@example.test`, phone: CONTACT_PHONE };
+      const contact = await this.ok('POST', '/api/v1/contacts', keys.actions, body);
+      for (const role of CONTACT_ROLES) await this.ok('POST', `/api/v1/transactions/${transactionId}/contacts`, keys.actions, { contactId: contact.id, role });
+      return { contactId: contact.id };
+    });
+
+  /** An SMS conversation with the contact (its first text is in the local SMS sink). */
+  conversation = () =>
+    this.once('conversation', async () => {
+      const [{ transactionId }, { contactId }] = [await this.deal(), await this.contact()];
+      const body = { contactId, toPhoneNumber: null, messageContent: `Fuzz text ${randomUUID()}`, forceOverride: false };
+      return { threadId: (await this.ok('POST', `/api/v1/transactions/${transactionId}/conversations`, this.org.keys.actions, body)).conversation.id };
+    });
+
+  /** A pending scheduled email of the deal, due in a year. */
+  scheduled = () =>
+    this.once('scheduled', async () => {
+      const { transactionId } = await this.deal();
+      const at = new Date(Date.now() + 365 * 86_400_000).toISOString();
+      const body = { scheduledAt: at, toEmail: 'fuzz@example.test', subject: 'Fuzz scheduled', body: 'x' };
+      return { messageId: (await this.ok('POST', `/api/v1/transactions/${transactionId}/scheduled-messages`, this.org.keys.actions, body)).id };
+    });
+
   /**
    * Forgets every fixture a successful write may have consumed (deleted, applied, moved), so the next case
    * makes it again; the ones still intact are kept.
@@ -101,13 +140,29 @@ export class FuzzFixtures {
       gone(this.memo.document, (v) => `/api/v1/documents/${v.documentId}`, (d) => d.uploadState === 'uploaded').then((g) => ['document', g] as [keyof Memo, boolean]),
       gone(this.memo.job, (v) => `/api/v1/extractions/${v.jobId}`, (d) => d.state === 'completed' && !d.appliedTransactionId).then((g) => ['job', g] as [keyof Memo, boolean]),
       gone(this.memo.webhook, (v) => `/api/v1/webhooks/${v.id}`).then((g) => ['webhook', g] as [keyof Memo, boolean]),
+      gone(this.memo.contact, (v) => `/api/v1/contacts/${v.contactId}`, (d) => d.phone !== null && d.email !== null).then((g) => ['contact', g] as [keyof Memo, boolean]),
+      gone(this.memo.conversation, (v) => `/api/v1/conversations/${v.threadId}/messages`).then((g) => ['conversation', g] as [keyof Memo, boolean]),
+      this.scheduledGone().then((g) => ['scheduled', g] as [keyof Memo, boolean]),
     ]);
     for (const [name, isGone] of checks) if (isGone) delete this.memo[name];
     // A task or document belongs to the deal: a new deal means new ones.
     if (!this.memo.deal) {
       delete this.memo.task;
       delete this.memo.document;
+      delete this.memo.contact;
+      delete this.memo.scheduled;
     }
+    if (!this.memo.contact) delete this.memo.conversation;
+  }
+
+  /** Whether the scheduled-email fixture is no longer pending (cancelled, or its deal gone). */
+  private async scheduledGone(): Promise<boolean> {
+    const [deal, scheduled] = [this.memo.deal, this.memo.scheduled];
+    if (!deal || !scheduled) return Boolean(scheduled);
+    const [d, m] = [await deal.catch(() => undefined), await scheduled.catch(() => undefined)];
+    if (!d || !m) return true;
+    const r = await this.t.call('GET', `/api/v1/transactions/${d.transactionId}/scheduled-messages`, { key: this.org.keys.read });
+    return r.status !== 200 || !r.body.data.some((x: { id: string; status: string }) => x.id === m.messageId && x.status === 'pending');
   }
 
   /** The API keys a case can present for `op`. */
@@ -140,6 +195,12 @@ export class FuzzFixtures {
         return op.path.startsWith('/api/v1/webhooks/') ? (await this.webhook()).id : randomUUID();
       case 'keyDateType':
         return 'ClosingDate';
+      case 'contactId':
+        return (await this.contact()).contactId;
+      case 'threadId':
+        return (await this.conversation()).threadId;
+      case 'messageId':
+        return (await this.scheduled()).messageId;
       case 'orgId':
         return this.org.orgId;
       case 'userId':
@@ -160,8 +221,14 @@ export class FuzzFixtures {
         return (await this.job()).jobId;
       case 'orderedDocumentIds':
         return [(await this.document()).documentId];
+      // A contact named in a body (null in the examples that text a number instead stays null).
+      case 'contactId':
+      case 'recipientContactId':
+        return typeof value === 'string' ? (await this.contact()).contactId : value;
       case 'url':
         return HOOK_URL;
+      case 'confirmName':
+        return typeof value === 'string' ? FUZZ_ORG_NAME : value;
       default:
         return this.bind(value);
     }

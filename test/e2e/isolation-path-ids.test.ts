@@ -12,6 +12,11 @@ import { loadOperations, type ModuleOperation } from '#lib/registry';
 import { startTestApi, type TestApi, type TestOrg } from '../support/http-client.ts';
 import { createDeal, outboxEvents, postTask, putKeyDates } from './deal-fixtures.ts';
 import { pdfBytes, startTestS3, waitFor, type TestS3 } from './documents-fixtures.ts';
+import { createApiKey } from '#db/api-keys';
+import { communicationPuts, newCommunication } from '#db/communications';
+import { conversationPuts, type Conversation } from '#db/conversations';
+import { scheduledMessagePut } from '#db/scheduled-messages';
+import { transactWrite } from '#db/transact';
 
 interface Ids {
   transactionId: string;
@@ -21,6 +26,10 @@ interface Ids {
   jobId: string;
   webhookId: string;
   contactId: string;
+  /** An SMS conversation of org A (`{threadId}`). */
+  threadId: string;
+  /** A pending scheduled message of org A (`{messageId}`). */
+  messageId: string;
 }
 
 /** The fixture id for a parameter name (`id` is per group), or undefined when the fixture has none. */
@@ -33,6 +42,8 @@ const ID_OF: Record<string, (ids: Ids) => string> = {
   contactId: (i) => i.contactId,
   'webhooks.id': (i) => i.webhookId,
   keyDateType: () => 'ClosingDate',
+  threadId: (i) => i.threadId,
+  messageId: (i) => i.messageId,
 };
 
 const operations = await loadOperations();
@@ -65,26 +76,31 @@ let a: TestOrg;
 let b: TestOrg;
 let ids: Ids;
 
-/** Everything org A can see of its resources, read with org A's key. */
-async function snapshotA() {
-  // Spread over A's three keys: each key has its own read budget (300 per minute).
-  const get = async (path: string, key = a.keys.read) => {
+/** Everything org A can see of its resources, read with `key` (one of org A's). */
+async function snapshotA(key: string) {
+  const get = async (path: string) => {
     const r = await t.call('GET', path, { key });
     expect(r.status).toBe(200);
     return r.body;
   };
   return {
-    deal: await get(`/api/v1/transactions/${ids.transactionId}`, a.keys.draft),
-    comments: await get(`/api/v1/tasks/${ids.taskId}/comments`, a.keys.draft),
+    deal: await get(`/api/v1/transactions/${ids.transactionId}`),
+    comments: await get(`/api/v1/tasks/${ids.taskId}/comments`),
     tasks: await get('/api/v1/tasks'),
     documents: await get(`/api/v1/transactions/${ids.transactionId}/documents`),
-    document: await get(`/api/v1/documents/${ids.documentId}`, a.keys.actions),
-    job: await get(`/api/v1/extractions/${ids.jobId}`, a.keys.actions),
-    webhook: await get(`/api/v1/webhooks/${ids.webhookId}`, a.keys.actions),
-    contact: await get(`/api/v1/contacts/${ids.contactId}`, a.keys.draft),
+    document: await get(`/api/v1/documents/${ids.documentId}`),
+    job: await get(`/api/v1/extractions/${ids.jobId}`),
+    webhook: await get(`/api/v1/webhooks/${ids.webhookId}`),
+    contact: await get(`/api/v1/contacts/${ids.contactId}`),
+    communications: await get(`/api/v1/transactions/${ids.transactionId}/communications`),
+    conversation: await get(`/api/v1/conversations/${ids.threadId}/messages`),
+    scheduled: await get(`/api/v1/transactions/${ids.transactionId}/scheduled-messages`),
     events: (await outboxEvents(a.orgId)).map((e) => e.eventId).sort(),
   };
 }
+
+/** A fresh key of `org` with every scope: each case has its own rate-limit windows, however many cases there are. */
+const keyOf = async (org: TestOrg) => (await createApiKey({ orgId: org.orgId, userId: org.ownerUserId, name: 'isolation', scopes: ['read', 'draft', 'actions'] })).value;
 
 beforeAll(async () => {
   t = await startTestApi();
@@ -105,7 +121,16 @@ beforeAll(async () => {
   expect(contact.status).toBe(200);
   const linked = await t.call('POST', `/api/v1/transactions/${deal.id}/contacts`, { key: a.keys.actions, body: { contactId: contact.body.data.id, role: 'Buyer' } });
   expect(linked.status).toBe(200);
-  ids = { transactionId: deal.id, taskId: tk.id, commentId: c.body.data.id, documentId: up.body.data.documentId, jobId: up.body.data.jobId, webhookId: hook.body.data.id, contactId: contact.body.data.id };
+  ids = {
+    transactionId: deal.id,
+    taskId: tk.id,
+    commentId: c.body.data.id,
+    documentId: up.body.data.documentId,
+    jobId: up.body.data.jobId,
+    webhookId: hook.body.data.id,
+    contactId: contact.body.data.id,
+    ...(await messagingFixtures(a, deal.id)),
+  };
   // Org B has data of its own, so a leak could not hide behind an empty org.
   const own = await createDeal(b, '200 Public Ave');
   await postTask(t, b.keys.draft, own.id, { title: 'B task' });
@@ -115,6 +140,39 @@ afterAll(async () => {
   await s3.close();
 });
 
+/**
+ * Org A's conversation (with one text) and pending scheduled message, written through the repositories: this file's
+ * runtime has no SMS transport or scheduler, and no operation here may send anything.
+ */
+async function messagingFixtures(org: TestOrg, transactionId: string): Promise<Pick<Ids, 'threadId' | 'messageId'>> {
+  const now = new Date();
+  const at = now.toISOString();
+  const conversation: Conversation = { id: randomUUID(), transactionId, phone: '+15125550143', contactId: null, name: 'A party', lastMessageAt: at, lastMessagePreview: 'A text', messageCount: 1, createdAt: at };
+  const text = newCommunication({ transactionId, channel: 'sms', direction: 'outbound', kind: 'sms', status: 'sent', threadId: conversation.id, from: { address: '+15550100000', name: null, contactId: null }, to: [{ address: conversation.phone, name: null, contactId: null }], bodyText: 'A text' }, now);
+  const sendAt = new Date(now.getTime() + 30 * 86_400_000).toISOString();
+  const messageId = randomUUID();
+  await transactWrite([
+    ...conversationPuts(org.orgId, conversation),
+    ...communicationPuts(org.orgId, text),
+    scheduledMessagePut(org.orgId, {
+      id: messageId,
+      transactionId,
+      status: 'pending',
+      sendAt,
+      scheduledLocal: sendAt.slice(0, 19),
+      scheduledTimezone: 'UTC',
+      email: { toEmail: 'a@example.com', ccAddresses: null, bccAddresses: null, subject: 'A scheduled email', body: 'x', htmlBody: null, fromAccountId: null, documentIds: [], documentFileNames: {} },
+      scheduleName: `msg-${messageId}`,
+      createdBy: org.ownerUserId,
+      createdAt: at,
+      updatedAt: at,
+      sentMessageId: null,
+      error: null,
+    }),
+  ]);
+  return { threadId: conversation.id, messageId };
+}
+
 describe('tenant isolation of operations with a resource id', () => {
   it('covers the implemented operations that take ids, and the fixture has every kind of id they name', () => {
     expect(CASES.length).toBeGreaterThan(20);
@@ -123,13 +181,14 @@ describe('tenant isolation of operations with a resource id', () => {
   });
 
   it.each(CASES.map((op) => [op.operationId, op] as const))("%s: org B gets the random-id 404 on org A's resource, and A is unchanged", async (_name, op) => {
-    const before = await snapshotA();
-    const random: Ids = { transactionId: randomUUID(), taskId: randomUUID(), commentId: randomUUID(), documentId: randomUUID(), jobId: randomUUID(), webhookId: randomUUID(), contactId: randomUUID() };
+    const [aKey, bKey] = [await keyOf(a), await keyOf(b)];
+    const before = await snapshotA(aKey);
+    const random = Object.fromEntries(Object.keys(ids).map((k) => [k, randomUUID()])) as unknown as Ids;
 
     const own = requestOf(op, ids);
-    const foreign = await t.call(op.method, own.path, { key: b.keys.actions, body: own.body });
+    const foreign = await t.call(op.method, own.path, { key: bKey, body: own.body });
     const other = requestOf(op, random);
-    const unknown = await t.call(op.method, other.path, { key: b.keys.actions, body: other.body });
+    const unknown = await t.call(op.method, other.path, { key: bKey, body: other.body });
 
     expect(foreign.status, foreign.text).toBe(404);
     expect(foreign.body.error.code).toBe('not_found');
@@ -139,9 +198,9 @@ describe('tenant isolation of operations with a resource id', () => {
     expect(foreign.text).not.toContain('100 Private');
 
     // The same call with org A's own key succeeds, so the 404 above is isolation, not a broken route.
-    if (op.method === 'GET') expect((await t.call(op.method, own.path, { key: a.keys.actions })).status).toBe(200);
+    if (op.method === 'GET') expect((await t.call(op.method, own.path, { key: aKey })).status).toBe(200);
 
-    expect(await snapshotA()).toEqual(before);
+    expect(await snapshotA(aKey)).toEqual(before);
   });
 
   it('org B wrote no events and no data about org A', async () => {

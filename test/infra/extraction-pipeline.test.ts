@@ -73,7 +73,7 @@ describe('documents bucket', () => {
     }
   });
 
-  it('aborts incomplete multipart uploads after 1 day, expires ocr/ after 30 days, tiers org/ after 30 days', () => {
+  it('aborts incomplete multipart uploads after 1 day, expires ocr/ after 30 days, tiers org/ after 30 days (+ the exports/ rule)', () => {
     const rules = s.resources[idOf(pipeline().bucket)].Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
     expect(rules).toEqual(
       expect.arrayContaining([
@@ -82,7 +82,8 @@ describe('documents bucket', () => {
         expect.objectContaining({ Status: 'Enabled', Prefix: 'org/', Transitions: [{ StorageClass: 'INTELLIGENT_TIERING', TransitionInDays: 30 }] }),
       ]),
     );
-    expect(rules).toHaveLength(3);
+    // The fourth is the workspace lifecycle's `exports/` expiry (asserted in workspace-lifecycle.test.ts).
+    expect(rules.filter((r) => r.Prefix !== 'exports/')).toHaveLength(3);
     expect(rules.find((r) => r.Prefix === 'org/')).not.toHaveProperty('ExpirationInDays'); // documents are never expired
   });
 

@@ -278,14 +278,14 @@ describe('scheduler', () => {
     ]);
   });
 
-  it('the role may invoke scheduled-send alone and write the dead-letter queue, nothing else', () => {
+  it('the role may invoke its targets alone (scheduled-send, workspace purge and export) and write the dead-letter queue, nothing else', () => {
     const statements = statementsOfRole(idOf(m().scheduler.role));
-    expect(statements.map((st) => [actionsOf(st), st.Resource])).toEqual(
-      expect.arrayContaining([
-        [['lambda:InvokeFunction'], arnOf(idOf(worker('scheduled-send').fn))],
-        [['sqs:SendMessage'], arnOf(idOf(m().scheduler.deadLetterQueue))],
-      ]),
-    );
+    const targets = [worker('scheduled-send'), s.stack.lifecycle.purge, s.stack.lifecycle.export].map((fn) => arnOf(idOf(fn.fn)));
+    const invoke = statements.filter((st) => actionsOf(st).includes('lambda:InvokeFunction'));
+    expect(invoke.map(actionsOf)).toEqual([['lambda:InvokeFunction']]);
+    expect([invoke[0].Resource].flat()).toHaveLength(targets.length);
+    expect([invoke[0].Resource].flat()).toEqual(expect.arrayContaining(targets));
+    expect(statements.map((st) => [actionsOf(st), st.Resource])).toContainEqual([['sqs:SendMessage'], arnOf(idOf(m().scheduler.deadLetterQueue))]);
     expect(statements).toHaveLength(2);
   });
 
@@ -355,6 +355,8 @@ describe('API groups', () => {
         SCHEDULER_ROLE_ARN: arnOf(idOf(m().scheduler.role)),
         SCHEDULER_DLQ_ARN: arnOf(idOf(m().scheduler.deadLetterQueue)),
         SCHEDULE_TARGET_SCHEDULED_SEND_ARN: arnOf(idOf(worker('scheduled-send').fn)),
+        SCHEDULE_TARGET_WORKSPACE_PURGE_ARN: arnOf(idOf(s.stack.lifecycle.purge.fn)),
+        SCHEDULE_TARGET_WORKSPACE_EXPORT_ARN: arnOf(idOf(s.stack.lifecycle.export.fn)),
       });
     }
   });

@@ -52,8 +52,10 @@ const EXTRACTION_FUNCTIONS = EXTRACTION_STEPS.length + 1;
 const CDK_HELPER_FUNCTIONS = 1;
 /** Alarms the messaging pipeline adds (asserted in messaging-pipeline.test.ts). */
 const MESSAGING_ALARMS = 6;
-/** Workers that are not API groups: webhook, extraction and messaging functions. */
-const WORKER_FUNCTIONS = WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + MESSAGING_WORKERS.length;
+/** Functions the workspace lifecycle adds (asserted in workspace-lifecycle.test.ts): purge and export. */
+const LIFECYCLE_FUNCTIONS = 2;
+/** Workers that are not API groups: webhook, extraction, messaging and workspace-lifecycle functions. */
+const WORKER_FUNCTIONS = WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + MESSAGING_WORKERS.length + LIFECYCLE_FUNCTIONS;
 
 let synth: Synthesized;
 let outdir: string;
@@ -94,8 +96,8 @@ describe('cdk-nag (AwsSolutions)', () => {
         for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) acks.set(id, reason);
       }
     }
-    // Present only when an operation declares `schedules:manage` (messaging-pipeline.test.ts synthesizes one that does).
-    // The partition and region are tokens, or literals when the environment names a region (lib/nag-resource.ts).
+    // The schedules wildcard is always acknowledged: the workspace purge deletes schedules of the group
+    // (lib/messaging/scheduler.ts grantDelete), whether or not an operation declares `schedules:manage`. The partition and region are tokens, or literals when the environment names a region (lib/nag-resource.ts).
     const arn = (service: string, rest: string) => new RegExp(`AwsSolutions-IAM5\\[Resource::arn:(<AWS::Partition>|aws[a-z-]*):${service}:(<AWS::Region>|[a-z0-9-]+):<AWS::AccountId>:${rest}\\]$`);
     const scheduler = arn('scheduler', 'schedule/[A-Za-z0-9-]+/\\*');
     const allowed = [
@@ -107,13 +109,13 @@ describe('cdk-nag (AwsSolutions)', () => {
       /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/org\/\*\]$/,
       /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/ocr\/\*\]$/,
       /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/inbound\/\*\]$/,
+      /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/exports\/\*\]$/,
       arn('secretsmanager', 'secret:tcs/mail/\\*'),
       /AwsSolutions-S1$/,
       /AwsSolutions-SQS3$/,
       scheduler,
     ];
-    const managesSchedules = operations.some((op) => op.uses.includes('schedules:manage'));
-    expect(acks.size).toBe(allowed.length - (managesSchedules ? 0 : 1));
+    expect(acks.size).toBe(allowed.length);
     for (const [id, reason] of acks) {
       expect(allowed.some((re) => re.test(id)), id).toBe(true);
       expect(reason.length, id).toBeGreaterThan(60);
@@ -219,26 +221,30 @@ describe('functions', () => {
 });
 
 describe('observability', () => {
-  const S3_GROUPS = new Set(['documents', 'extractions']);
-  it('names each API function\'s Powertools service after its group; the S3 groups trace without the X-Ray SDK', () => {
+  /**
+   * Groups holding a heavy library (lib/service-function.ts `bundlesXraySdk`): the S3 client (documents,
+   * extractions, reports), phone-number metadata (contacts, messaging), the SES/SMTP mail clients (account, messaging).
+   */
+  const NO_XRAY_SDK_GROUPS = new Set(['documents', 'extractions', 'contacts', 'messaging', 'account', 'reports']);
+  it('names each API function\'s Powertools service after its group; the heavy groups trace without the X-Ray SDK', () => {
     for (const group of lambdaGroups) {
       const vars = resources[fnLogicalId(group)].Properties.Environment.Variables;
       expect(vars.POWERTOOLS_SERVICE_NAME, group).toBe(`api-${group}`);
-      expect(vars.POWERTOOLS_TRACE_ENABLED, group).toBe(S3_GROUPS.has(group) ? 'false' : undefined);
+      expect(vars.POWERTOOLS_TRACE_ENABLED, group).toBe(NO_XRAY_SDK_GROUPS.has(group) ? 'false' : undefined);
     }
   });
 
-  it('names the webhook workers, the extraction functions and the messaging workers, each with its own service name', () => {
+  it('names the webhook workers, the extraction functions, the messaging and workspace-lifecycle workers, each with its own service name', () => {
     const names = ofType('AWS::Lambda::Function')
       .map(([, r]) => r.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME as string | undefined)
       .filter((n): n is string => n !== undefined);
-    expect(names).toEqual(expect.arrayContaining(['webhook-fanout', 'webhook-delivery', 'document-uploaded', ...EXTRACTION_STEPS.map((s) => `extraction-${s}`), ...MESSAGING_WORKERS]));
+    expect(names).toEqual(expect.arrayContaining(['webhook-fanout', 'webhook-delivery', 'document-uploaded', ...EXTRACTION_STEPS.map((s) => `extraction-${s}`), ...MESSAGING_WORKERS, 'workspace-purge', 'workspace-export']));
     expect(new Set(names).size, 'service names are unique').toBe(names.length);
   });
 });
 
 describe('table', () => {
-  it('matches the local table definition: PK/SK, GSI1/GSI2 (ALL), streams with both images', () => {
+  it('matches the local table definition: PK/SK, GSI1/GSI2 (ALL), GSI3 (keys only), streams with both images', () => {
     const local = createTableInput('ignored');
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     const table = resources[logicalIdOf(stack.table.table)];
@@ -250,7 +256,7 @@ describe('table', () => {
     ]);
     expect(byName(table.Properties.AttributeDefinitions)).toEqual(byName(local.AttributeDefinitions));
     expect(byName(table.Properties.GlobalSecondaryIndexes)).toEqual(byName(local.GlobalSecondaryIndexes));
-    expect(table.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName).sort()).toEqual(['GSI1', 'GSI2']);
+    expect(table.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName).sort()).toEqual(['GSI1', 'GSI2', 'GSI3']);
     expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
   });
 

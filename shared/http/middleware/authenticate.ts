@@ -6,6 +6,9 @@
  * - `rsk_` partner keys: only `/api/v1/orgs/*`; anywhere else 401 (wrong type), without a table read.
  * - OAuth 2.1 JWTs are not accepted by this build yet: 401.
  *
+ * A workspace scheduled for deletion is frozen: a write other than those marked `whileFrozen` gets 409 `conflict`
+ * (shared/domain/workspace-lifecycle.ts), checked on the key item authentication returned anyway.
+ *
  * Once the credential is known (a rate-limited one included), every log line of the request carries its `orgId`.
  */
 import type middy from '@middy/core';
@@ -14,6 +17,7 @@ import { InsufficientScopeError, RateLimitedError, UnauthorizedError } from '#ht
 import { authenticateAndCount, KeyRateLimited, KeyRejected, ORG_KEY_PREFIX, PARTNER_KEY_PREFIX, type Bucket } from '#db/api-keys';
 import { stateOf } from '#http/state';
 import { logger } from '#observability/powertools';
+import { assertWritable } from '#domain/workspace-lifecycle';
 
 /** GET and HEAD use the read bucket; every other method the write bucket (spec "Limits"). */
 export const bucketOf = (method: string): Bucket => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
@@ -53,6 +57,8 @@ export function authenticate(): middy.MiddlewareObj<APIGatewayProxyEventV2, APIG
       logger.appendKeys({ orgId: state.principal.orgId });
       if (state.principal.kind !== (isPartnerOp ? 'partner' : 'org')) throw new UnauthorizedError('Wrong credential type.');
       if (op.access !== 'partner' && !state.principal.scopes.includes(op.access)) throw new InsufficientScopeError(op.access);
+      // The freeze flag came back with the key item above: refusing writes costs no extra call.
+      assertWritable(state.principal.frozenUntil, op);
     },
   };
 }

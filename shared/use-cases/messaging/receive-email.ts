@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { simpleParser, type AddressObject } from 'mailparser';
-import { communicationPuts, findByProviderId, getCommunication, type Communication, type Party } from '#db/communications';
+import { communicationPuts, findByProviderId, getCommunication, newCommunication, type Party } from '#db/communications';
 import { findReplyRoute } from '#db/reply-addresses';
 import { getDeal } from '#db/transactions';
 import { transactWrite } from '#db/transact';
@@ -46,34 +46,27 @@ export async function receiveEmail(raw: Buffer, envelopeRecipients: string[], do
   const sender = addressesOf(mail.from)[0] ?? { address: '', name: null };
   const contact = deal.contacts.find((c) => c.email && c.email.toLowerCase() === sender.address.toLowerCase());
   const answered = await answeredMessage(route.orgId, deal.id, mail.inReplyTo);
-  const message: Communication = {
-    id: randomUUID(),
-    transactionId: deal.id,
-    channel: 'email',
-    direction: 'inbound',
-    kind: 'reply',
-    status: 'received',
-    statusDetail: null,
-    threadId: null,
-    from: { address: sender.address, name: sender.name ?? contact?.name ?? null, contactId: contact?.contactId ?? null },
-    to: headerTo.map((p): Party => ({ address: p.address, name: p.name, contactId: null })),
-    cc: [],
-    bcc: [],
-    subject: mail.subject ?? '',
-    bodyText: mail.text ?? '',
-    bodyHtml: typeof mail.html === 'string' ? mail.html : null,
-    emailMessageId: mail.messageId ?? null,
-    inReplyTo: answered,
-    documents: [],
-    recipientRole: contact?.role ?? null,
-    provider: 'email-inbound',
-    providerMessageId,
-    scheduledMessageId: null,
-    contactId: contact?.contactId ?? null,
-    sentBy: null,
-    createdAt: receivedAt.toISOString(),
-    updatedAt: receivedAt.toISOString(),
-  };
+  const message = newCommunication(
+    {
+      transactionId: deal.id,
+      channel: 'email',
+      direction: 'inbound',
+      kind: 'reply',
+      status: 'received',
+      from: { address: sender.address, name: sender.name ?? contact?.name ?? null, contactId: contact?.contactId ?? null },
+      to: headerTo.map((p): Party => ({ address: p.address, name: p.name, contactId: null })),
+      subject: mail.subject ?? '',
+      bodyText: mail.text ?? '',
+      bodyHtml: typeof mail.html === 'string' ? mail.html : null,
+      emailMessageId: mail.messageId ?? null,
+      inReplyTo: answered,
+      recipientRole: contact?.role ?? null,
+      provider: 'email-inbound',
+      providerMessageId,
+      contactId: contact?.contactId ?? null,
+    },
+    receivedAt,
+  );
   await transactWrite(communicationPuts(route.orgId, message));
   return { outcome: 'threaded', orgId: route.orgId, transactionId: deal.id, messageId: message.id };
 }

@@ -5,8 +5,7 @@
  * keywords itself. Then the text joins the conversation that last texted that number (keywords too, so the team
  * sees them). A text from a number nobody here texted is dropped (reported as `unrouted`).
  */
-import { randomUUID } from 'node:crypto';
-import { communicationPuts, findByProviderId, type Communication } from '#db/communications';
+import { communicationPuts, findByProviderId, newCommunication } from '#db/communications';
 import { conversationTouch, findSmsRoute, getConversation } from '#db/conversations';
 import { optInSms, optOutSms } from '#db/consent';
 import { transactWrite } from '#db/transact';
@@ -43,34 +42,24 @@ export async function receiveSms(sms: InboundSms, receivedAt: Date): Promise<Inb
 
   if (route) {
     const conversation = await getConversation(route.orgId, route.threadId);
-    const message: Communication = {
-      id: randomUUID(),
-      transactionId: conversation.transactionId,
-      channel: 'sms',
-      direction: 'inbound',
-      kind: 'reply',
-      status: 'received',
-      statusDetail: keyword ? `keyword ${keyword.keyword}` : null,
-      threadId: conversation.id,
-      from: { address: from, name: conversation.name, contactId: conversation.contactId },
-      to: [{ address: sms.to ?? '', name: null, contactId: null }],
-      cc: [],
-      bcc: [],
-      subject: null,
-      bodyText: sms.body,
-      bodyHtml: null,
-      emailMessageId: null,
-      inReplyTo: null,
-      documents: [],
-      recipientRole: null,
-      provider: 'sms-inbound',
-      providerMessageId: sms.providerMessageId,
-      scheduledMessageId: null,
-      contactId: conversation.contactId,
-      sentBy: null,
-      createdAt: receivedAt.toISOString(),
-      updatedAt: receivedAt.toISOString(),
-    };
+    const message = newCommunication(
+      {
+        transactionId: conversation.transactionId,
+        channel: 'sms',
+        direction: 'inbound',
+        kind: 'reply',
+        status: 'received',
+        statusDetail: keyword ? `keyword ${keyword.keyword}` : null,
+        threadId: conversation.id,
+        from: { address: from, name: conversation.name, contactId: conversation.contactId },
+        to: [{ address: sms.to ?? '', name: null, contactId: null }],
+        bodyText: sms.body,
+        provider: 'sms-inbound',
+        providerMessageId: sms.providerMessageId,
+        contactId: conversation.contactId,
+      },
+      receivedAt,
+    );
     await transactWrite([...communicationPuts(route.orgId, message), conversationTouch(route.orgId, conversation.id, message.createdAt, sms.body)]);
     if (!keyword) outcome = 'threaded';
   }

@@ -7,63 +7,35 @@
  * `pending` and rethrows so the scheduler retries (then dead-letters it).
  */
 import { randomUUID } from 'node:crypto';
-import { DateTime } from 'luxon';
 import { getTransactionHead } from '#db/transactions';
 import {
   getScheduledMessage,
   scheduledMessagePut,
   transitionScheduledMessage,
-  type ScheduledEmail,
   type ScheduledMessage,
 } from '#db/scheduled-messages';
 import { transactWrite } from '#db/transact';
 import { scheduler } from '#ports/scheduler';
 import type { Actor } from '#events/outbox';
-import { Conflict, InvalidInput, NotFound, Unavailable } from '#domain/errors';
+import { Conflict, NotFound, Unavailable } from '#domain/errors';
 import { parseAddressList } from '#domain/email-addresses';
 import { sendDealEmail } from '#use-cases/messaging/send-email';
-
-/** How far ahead a message can be scheduled. */
-export const MAX_SCHEDULE_DAYS = 365;
+import { checkedEmail, type ScheduleRequest } from '#use-cases/messaging/schedule-request';
 
 /** The schedule's name (EventBridge Scheduler: at most 64 of letters, digits, `-`, `_`, `.`). */
 export const scheduleNameOf = (messageId: string) => `msg-${messageId}`;
 
 /**
- * Checks the request's time: a wall-clock time (`YYYY-MM-DDTHH:mm[:ss]`, or an ISO date-time with an offset, whose
- * instant is then shown in the zone) in an IANA zone, at least a minute ahead and at most a year.
- * @returns the wall-clock time (seconds precision) and the instant (ISO UTC)
- * @throws InvalidInput naming `scheduledAt` or `scheduledTimezone`
- */
-export function scheduleTime(scheduledAt: string, timezone: string, now: Date): { local: string; sendAt: string } {
-  if (!DateTime.local().setZone(timezone).isValid) throw new InvalidInput({ scheduledTimezone: 'is not an IANA time zone (e.g. America/Chicago)' });
-  const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(scheduledAt);
-  const t = hasOffset ? DateTime.fromISO(scheduledAt, { setZone: true }).setZone(timezone) : DateTime.fromISO(scheduledAt, { zone: timezone });
-  if (!t.isValid || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(scheduledAt)) throw new InvalidInput({ scheduledAt: 'must be a date and time, e.g. 2027-01-15T09:00' });
-  // A wall-clock time skipped by a DST change does not exist there; luxon would move it silently.
-  if (!hasOffset && t.toFormat("yyyy-MM-dd'T'HH:mm") !== scheduledAt.slice(0, 16)) throw new InvalidInput({ scheduledAt: `does not exist in ${timezone} (skipped by a daylight-saving change)` });
-  const ms = t.toMillis();
-  if (ms < now.getTime() + 60_000) throw new InvalidInput({ scheduledAt: 'must be at least one minute in the future' });
-  if (ms > now.getTime() + MAX_SCHEDULE_DAYS * 86_400_000) throw new InvalidInput({ scheduledAt: `must be within ${MAX_SCHEDULE_DAYS} days` });
-  return { local: t.toFormat("yyyy-MM-dd'T'HH:mm:ss"), sendAt: t.toUTC().toISO()! };
-}
-
-/**
- * Schedules an email.
+ * Schedules an email: checks it as a send would (addresses, suppressions, sender mailbox, the deal's documents), records
+ * it `pending` and creates its one-time schedule.
  * @throws NotFound for a deal that is absent or another organization's
- * @throws InvalidInput for the time, zone or addresses
+ * @throws InvalidInput for the time, zone, addresses, content, mailbox or documents
+ * @throws Conflict when a recipient's address is suppressed
  * @throws Unavailable when the scheduler refused (nothing is left scheduled)
  */
-export async function scheduleDealEmail(actor: Actor, transactionId: string, input: { scheduledAt: string; scheduledTimezone: string; email: ScheduledEmail }, now: Date): Promise<ScheduledMessage> {
+export async function scheduleDealEmail(actor: Actor, transactionId: string, input: ScheduleRequest, now: Date): Promise<ScheduledMessage> {
   const deal = await getTransactionHead(actor.orgId, transactionId);
-  const { local, sendAt } = scheduleTime(input.scheduledAt, input.scheduledTimezone, now);
-  const fields: Record<string, string> = {};
-  for (const f of ['toEmail', 'ccAddresses', 'bccAddresses'] as const) {
-    const { invalid } = parseAddressList(input.email[f]);
-    if (invalid.length) fields[f] = `is not a list of email addresses: ${invalid.slice(0, 3).join(', ')}`;
-  }
-  if (!parseAddressList(input.email.toEmail).addresses.length) fields.toEmail ??= 'is required: at least one recipient';
-  if (Object.keys(fields).length) throw new InvalidInput(fields);
+  const { local, sendAt, timezone, email } = await checkedEmail(actor, deal.id, input, now);
   const id = randomUUID();
   const m: ScheduledMessage = {
     id,
@@ -71,8 +43,8 @@ export async function scheduleDealEmail(actor: Actor, transactionId: string, inp
     status: 'pending',
     sendAt,
     scheduledLocal: local,
-    scheduledTimezone: input.scheduledTimezone,
-    email: input.email,
+    scheduledTimezone: timezone,
+    email,
     scheduleName: scheduleNameOf(id),
     createdBy: actor.userId,
     createdAt: now.toISOString(),
@@ -82,7 +54,7 @@ export async function scheduleDealEmail(actor: Actor, transactionId: string, inp
   };
   await transactWrite([scheduledMessagePut(actor.orgId, m)]);
   try {
-    await (await scheduler()).create({ name: m.scheduleName, at: local, timezone: m.scheduledTimezone, target: 'scheduled-send', payload: { orgId: actor.orgId, scheduledMessageId: id } });
+    await (await scheduler()).create({ name: m.scheduleName, at: local, timezone, target: 'scheduled-send', payload: { orgId: actor.orgId, scheduledMessageId: id } });
   } catch (err) {
     await transitionScheduledMessage(actor.orgId, id, 'pending', 'failed', now, { error: 'the scheduler refused the schedule' });
     throw new Unavailable('The message could not be scheduled; retry.', { cause: err });

@@ -9,7 +9,7 @@ import { getTransactionHead } from '#db/transactions';
 import { getDocument } from '#db/documents';
 import { getMailAccount, listMailAccounts, type MailAccount } from '#db/mail-accounts';
 import { getUser } from '#db/orgs';
-import { communicationOutcome, communicationPuts, getCommunication, type Communication, type MessageKind, type Party } from '#db/communications';
+import { communicationOutcome, communicationPuts, getCommunication, newCommunication, type Communication, type MessageKind, type Party } from '#db/communications';
 import { findEmailSuppression } from '#db/consent';
 import { replyTokenOf } from '#db/reply-addresses';
 import { transactWrite } from '#db/transact';
@@ -18,6 +18,8 @@ import { inboundMailDomain, mailer, MailRejected, serviceSender, type OutboundEm
 import type { Actor } from '#events/outbox';
 import { Conflict, InvalidInput, NotFound, Unavailable } from '#domain/errors';
 import { MAX_RECIPIENTS } from '#domain/email-addresses';
+import { htmlToText } from '#domain/html-text';
+import { own } from '#domain/dict';
 
 /** Total attachment bytes per email (base64 in MIME adds a third; SES v2 takes 40 MB). */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
@@ -39,9 +41,13 @@ export interface EmailRequest {
   /** Documents of the same deal to attach, with optional file names to attach them as. */
   documentIds?: string[];
   documentFileNames?: Record<string, string>;
+  /** The request field naming the documents, for error messages (default `documentIds`). */
+  documentsField?: string;
   recipientRole?: string | null;
   contactId?: string | null;
   scheduledMessageId?: string | null;
+  /** What the message is for (see `Communication.context`). */
+  context?: Record<string, unknown> | null;
 }
 
 /** `<messageId@domain>`: the RFC 5322 Message-ID of one of our messages. */
@@ -57,7 +63,7 @@ export async function replyAddressOf(orgId: string, transactionId: string): Prom
  * service's own address with the member's name.
  * @throws InvalidInput when `fromAccountId` is not one of the member's mailboxes
  */
-async function senderOf(actor: Actor, fromAccountId: string | null | undefined): Promise<{ account: MailAccount | null; address: string; name: string | null }> {
+export async function senderOf(actor: Actor, fromAccountId: string | null | undefined): Promise<{ account: MailAccount | null; address: string; name: string | null }> {
   const user = actor.userId ? await getUser(actor.orgId, actor.userId) : undefined;
   const memberName = user ? [user.firstName, user.lastName].filter(Boolean).join(' ') || null : null;
   let account: MailAccount | null = null;
@@ -75,26 +81,42 @@ async function senderOf(actor: Actor, fromAccountId: string | null | undefined):
 async function attachmentsOf(orgId: string, req: EmailRequest): Promise<{ docs: { documentId: string; fileName: string }[]; files: OutboundEmail['attachments'] }> {
   const docs: { documentId: string; fileName: string }[] = [];
   const files: OutboundEmail['attachments'] = [];
+  const field = req.documentsField ?? 'documentIds';
   let total = 0;
   for (const [i, documentId] of (req.documentIds ?? []).entries()) {
     const doc = await getDocument(orgId, documentId).catch((err) => (err instanceof NotFound ? undefined : Promise.reject(err)));
-    if (!doc || doc.transactionId !== req.transactionId) throw new InvalidInput({ [`documentIds[${i}]`]: 'is not a document of this transaction' });
-    if (doc.uploadState !== 'uploaded') throw new InvalidInput({ [`documentIds[${i}]`]: 'has no stored file yet' });
+    if (!doc || doc.transactionId !== req.transactionId) throw new InvalidInput({ [`${field}[${i}]`]: 'is not a document of this transaction' });
+    if (doc.uploadState !== 'uploaded') throw new InvalidInput({ [`${field}[${i}]`]: 'has no stored file yet' });
     const content = Buffer.from(await getObjectBytes(doc.s3Key));
     total += content.length;
-    if (total > MAX_ATTACHMENT_BYTES) throw new InvalidInput({ documentIds: `attachments exceed ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB in all; share large documents by link instead` });
-    const fileName = req.documentFileNames?.[documentId] ?? doc.name;
+    if (total > MAX_ATTACHMENT_BYTES) throw new InvalidInput({ [field]: `attachments exceed ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB in all; share large documents by link instead` });
+    const fileName = own(req.documentFileNames ?? {}, documentId) ?? doc.name;
     docs.push({ documentId, fileName });
     files.push({ filename: fileName, contentType: doc.contentType, content });
   }
   return { docs, files };
 }
 
+/** @throws Conflict when one of `addresses` is suppressed (bounced or complained before) */
+export async function assertNotSuppressed(addresses: string[]): Promise<void> {
+  for (const address of addresses) {
+    const suppressed = await findEmailSuppression(address);
+    if (suppressed) throw new Conflict(`${address} is suppressed after a ${suppressed.reason} on ${suppressed.suppressedAt.slice(0, 10)}; it is not emailed again.`);
+  }
+}
+
+/** The deal's message a reply answers. @throws InvalidInput naming `replyToMessageId` when it is not a message of this deal */
+export async function repliedMessage(orgId: string, transactionId: string, messageId: string): Promise<Communication> {
+  const original = await getCommunication(orgId, messageId).catch((err) => (err instanceof NotFound ? undefined : Promise.reject(err)));
+  if (!original || original.transactionId !== transactionId) throw new InvalidInput({ replyToMessageId: 'is not a message of this transaction' });
+  return original;
+}
+
 /**
  * Sends the email and records it in the deal's thread.
  * @returns the recorded message (`sent`, or `failed` when the transport refused it for good)
- * @throws NotFound for a deal (or reply-to message) that is absent or another organization's
- * @throws InvalidInput for a bad sender, attachment or recipient count
+ * @throws NotFound for a deal that is absent or another organization's
+ * @throws InvalidInput for a bad sender, attachment, reply-to message or recipient count
  * @throws Conflict when a recipient's address is suppressed (bounced or complained before)
  * @throws Unavailable when the transport failed transiently (the message is recorded `failed`; retry)
  */
@@ -105,46 +127,39 @@ export async function sendDealEmail(actor: Actor, req: EmailRequest, now: Date):
   const everyone = [...req.to, ...cc, ...bcc];
   if (!req.to.length) throw new InvalidInput({ toEmail: 'is required: at least one recipient' });
   if (everyone.length > MAX_RECIPIENTS) throw new InvalidInput({ toEmail: `at most ${MAX_RECIPIENTS} recipients in all` });
-  for (const p of everyone) {
-    const suppressed = await findEmailSuppression(p.address);
-    if (suppressed) throw new Conflict(`${p.address} is suppressed after a ${suppressed.reason} on ${suppressed.suppressedAt.slice(0, 10)}; it is not emailed again.`);
-  }
+  await assertNotSuppressed(everyone.map((p) => p.address));
   const sender = await senderOf(actor, req.fromAccountId);
-  let inReplyTo: Communication | null = null;
-  if (req.replyToMessageId) {
-    inReplyTo = await getCommunication(actor.orgId, req.replyToMessageId);
-    if (inReplyTo.transactionId !== deal.id) throw new NotFound('Message');
-  }
+  const inReplyTo = req.replyToMessageId ? await repliedMessage(actor.orgId, deal.id, req.replyToMessageId) : null;
   const { docs, files } = await attachmentsOf(actor.orgId, req);
+  const text = req.text || (req.html ? htmlToText(req.html) : '');
   const id = randomUUID();
-  const message: Communication = {
-    id,
-    transactionId: deal.id,
-    channel: 'email',
-    direction: 'outbound',
-    kind: req.kind,
-    status: 'queued',
-    statusDetail: null,
-    threadId: null,
-    from: { address: sender.address, name: sender.name, contactId: null },
-    to: req.to,
-    cc,
-    bcc,
-    subject: req.subject,
-    bodyText: req.text,
-    bodyHtml: req.html ?? null,
-    emailMessageId: emailMessageIdOf(id),
-    inReplyTo: inReplyTo?.id ?? null,
-    documents: docs,
-    recipientRole: req.recipientRole ?? null,
-    provider: null,
-    providerMessageId: null,
-    scheduledMessageId: req.scheduledMessageId ?? null,
-    contactId: req.contactId ?? req.to.find((p) => p.contactId)?.contactId ?? null,
-    sentBy: actor.userId,
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-  };
+  const emailMessageId = emailMessageIdOf(id);
+  const message = newCommunication(
+    {
+      id,
+      emailMessageId,
+      transactionId: deal.id,
+      channel: 'email',
+      direction: 'outbound',
+      kind: req.kind,
+      status: 'queued',
+      from: { address: sender.address, name: sender.name, contactId: null },
+      to: req.to,
+      cc,
+      bcc,
+      subject: req.subject,
+      bodyText: text,
+      bodyHtml: req.html ?? null,
+      inReplyTo: inReplyTo?.id ?? null,
+      documents: docs,
+      recipientRole: req.recipientRole ?? null,
+      context: req.context ?? null,
+      scheduledMessageId: req.scheduledMessageId ?? null,
+      contactId: req.contactId ?? req.to.find((p) => p.contactId)?.contactId ?? null,
+      sentBy: actor.userId,
+    },
+    now,
+  );
   await transactWrite(communicationPuts(actor.orgId, message));
 
   const email: OutboundEmail = {
@@ -154,9 +169,9 @@ export async function sendDealEmail(actor: Actor, req: EmailRequest, now: Date):
     cc: cc.map((p) => p.address),
     bcc: bcc.map((p) => p.address),
     subject: req.subject,
-    text: req.text,
+    text,
     html: req.html ?? null,
-    messageId: message.emailMessageId!,
+    messageId: emailMessageId,
     inReplyTo: inReplyTo?.emailMessageId ?? null,
     references: inReplyTo?.emailMessageId ? [inReplyTo.emailMessageId] : [],
     attachments: files,
@@ -170,6 +185,6 @@ export async function sendDealEmail(actor: Actor, req: EmailRequest, now: Date):
     const detail = permanent ? err.reason : 'The mail transport failed; retry.';
     await transactWrite(communicationOutcome(actor.orgId, message, null, detail, now));
     if (permanent) return { ...message, status: 'failed', statusDetail: detail };
-    throw new Unavailable(`The email could not be sent (message ${id} is recorded as failed); retry.`, { cause: err });
+    throw new Unavailable(`The email could not be sent (message ${message.id} is recorded as failed); retry.`, { cause: err });
   }
 }

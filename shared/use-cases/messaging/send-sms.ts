@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { getTransactionHead } from '#db/transactions';
-import { communicationOutcome, communicationPuts, listThreadMessages, type Communication, type MessageDocument, type MessageKind } from '#db/communications';
+import { communicationOutcome, communicationPuts, listThreadMessages, newCommunication, type Communication, type MessageDocument, type MessageKind } from '#db/communications';
 import { conversationPuts, conversationTouch, findConversation, preview, setSmsRoute, type Conversation } from '#db/conversations';
 import { findSmsOptOut } from '#db/consent';
 import { transactWrite } from '#db/transact';
@@ -25,13 +25,36 @@ export interface SmsRequest {
   phone: string;
   /** The field the number came from, for error messages (`toPhoneNumber`, `contactId`). */
   phoneField: string;
+  /** The text as sent. */
   body: string;
+  /**
+   * The text as the thread records it, when that must differ from what is sent: a share link's token is elided
+   * (only its hash is stored; the link lives on the recipient's phone). Default: `body`.
+   */
+  threadBody?: string;
   kind: MessageKind;
   forceOverride: boolean;
   contactId: string | null;
   /** The other party's display name (the contact's), for a new conversation. */
   name: string | null;
   documents?: MessageDocument[];
+  /** What the message is for (see `Communication.context`). */
+  context?: Record<string, unknown> | null;
+}
+
+/**
+ * The number in E.164 when it can be texted now.
+ * @param phone any common format (US assumed without a country code)
+ * @param field the request field it came from, for the error
+ * @throws InvalidInput when the number cannot receive texts
+ * @throws Conflict when the number opted out (STOP); nothing lifts that but its START
+ */
+export async function textableNumber(phone: string, field: string): Promise<string> {
+  const e164 = toE164(phone);
+  if (!e164) throw new InvalidInput({ [field]: 'is not a number that can receive texts (E.164, or a US number)' });
+  const optOut = await findSmsOptOut(e164);
+  if (optOut) throw new Conflict(`${e164} opted out of texts (${optOut.keyword} on ${optOut.optedOutAt.slice(0, 10)}); it is never texted until it texts START.`);
+  return e164;
 }
 
 /**
@@ -42,55 +65,43 @@ export interface SmsRequest {
  * @throws Unavailable when the transport failed transiently (the message is recorded `failed`; retry)
  */
 export async function sendDealSms(actor: Actor, req: SmsRequest, now: Date): Promise<{ message: Communication; conversation: Conversation }> {
+  const recorded = req.threadBody ?? req.body;
   const deal = await getTransactionHead(actor.orgId, req.transactionId);
-  const phone = toE164(req.phone);
-  if (!phone) throw new InvalidInput({ [req.phoneField]: 'is not a number that can receive texts (E.164, or a US number)' });
-  const optOut = await findSmsOptOut(phone);
-  if (optOut) throw new Conflict(`${phone} opted out of texts (${optOut.keyword} on ${optOut.optedOutAt.slice(0, 10)}); it is never texted until it texts START.`);
+  const phone = await textableNumber(req.phone, req.phoneField);
 
   let conversation = await findConversation(actor.orgId, deal.id, phone);
   if (conversation && !req.forceOverride) {
     const since = now.getTime() - DUPLICATE_WINDOW_MINUTES * 60_000;
     const recent = await listThreadMessages(actor.orgId, conversation.id, 10);
-    if (recent.some((m) => m.direction === 'outbound' && m.bodyText === req.body && Date.parse(m.createdAt) >= since && m.status !== 'failed')) {
+    if (recent.some((m) => m.direction === 'outbound' && m.bodyText === recorded && Date.parse(m.createdAt) >= since && m.status !== 'failed')) {
       throw new Conflict(`The same text went to ${phone} less than ${DUPLICATE_WINDOW_MINUTES} minutes ago; send again with forceOverride: true to repeat it.`);
     }
   }
   const created = !conversation;
   // A new conversation is written with its first message counted (one transaction cannot put and update an item).
-  conversation ??= { id: randomUUID(), transactionId: deal.id, phone, contactId: req.contactId, name: req.name, lastMessageAt: now.toISOString(), lastMessagePreview: preview(req.body), messageCount: 1, createdAt: now.toISOString() };
+  conversation ??= { id: randomUUID(), transactionId: deal.id, phone, contactId: req.contactId, name: req.name, lastMessageAt: now.toISOString(), lastMessagePreview: preview(recorded), messageCount: 1, createdAt: now.toISOString() };
 
-  const message: Communication = {
-    id: randomUUID(),
-    transactionId: deal.id,
-    channel: 'sms',
-    direction: 'outbound',
-    kind: req.kind,
-    status: 'queued',
-    statusDetail: null,
-    threadId: conversation.id,
-    from: { address: '', name: null, contactId: null },
-    to: [{ address: phone, name: req.name, contactId: req.contactId }],
-    cc: [],
-    bcc: [],
-    subject: null,
-    bodyText: req.body,
-    bodyHtml: null,
-    emailMessageId: null,
-    inReplyTo: null,
-    documents: req.documents ?? [],
-    recipientRole: null,
-    provider: null,
-    providerMessageId: null,
-    scheduledMessageId: null,
-    contactId: req.contactId ?? conversation.contactId,
-    sentBy: actor.userId,
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-  };
-  await transactWrite([...(created ? conversationPuts(actor.orgId, conversation) : [conversationTouch(actor.orgId, conversation.id, message.createdAt, req.body)]), ...communicationPuts(actor.orgId, message)]);
+  const message = newCommunication(
+    {
+      transactionId: deal.id,
+      channel: 'sms',
+      direction: 'outbound',
+      kind: req.kind,
+      status: 'queued',
+      threadId: conversation.id,
+      from: { address: '', name: null, contactId: null },
+      to: [{ address: phone, name: req.name, contactId: req.contactId }],
+      bodyText: recorded,
+      documents: req.documents ?? [],
+      context: req.context ?? null,
+      contactId: req.contactId ?? conversation.contactId,
+      sentBy: actor.userId,
+    },
+    now,
+  );
+  await transactWrite([...(created ? conversationPuts(actor.orgId, conversation) : [conversationTouch(actor.orgId, conversation.id, message.createdAt, recorded)]), ...communicationPuts(actor.orgId, message)]);
   await setSmsRoute(phone, actor.orgId, conversation.id, deal.id, now);
-  const touched = created ? conversation : { ...conversation, lastMessageAt: message.createdAt, lastMessagePreview: preview(req.body), messageCount: conversation.messageCount + 1 };
+  const touched = created ? conversation : { ...conversation, lastMessageAt: message.createdAt, lastMessagePreview: preview(recorded), messageCount: conversation.messageCount + 1 };
 
   try {
     const sent = await (await smsSender()).send({ to: phone, body: req.body });

@@ -1,0 +1,25 @@
+/**
+ * The target of export schedules: input `{orgId, exportId}` → the archive is built, stored and emailed
+ * (shared/use-cases/workspace-export.ts). A transient failure throws, so the scheduler retries the build.
+ */
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { clockNow } from '#ports/clock';
+import { buildExport } from '#use-cases/workspace-export';
+import { logger, metrics, observedHandler } from '#observability/powertools';
+
+export interface WorkspaceExportInput {
+  orgId: string;
+  exportId: string;
+}
+
+/** Metrics (Count): `WorkspaceExports` by `outcome` (completed, skipped); (Bytes) `ExportBytes`. */
+export const handler = observedHandler(async (input: WorkspaceExportInput): Promise<{ outcome: 'completed' | 'skipped' }> => {
+  if (typeof input?.orgId !== 'string' || typeof input?.exportId !== 'string') throw new Error('workspace-export input needs orgId and exportId');
+  logger.appendKeys({ orgId: input.orgId, exportId: input.exportId });
+  const result = await buildExport(input.orgId, input.exportId, clockNow());
+  logger.info('workspace export', { ...result });
+  metrics.addDimensions({ outcome: result.outcome });
+  metrics.addMetric('WorkspaceExports', MetricUnit.Count, 1);
+  if (result.sizeBytes !== undefined) metrics.addMetric('ExportBytes', MetricUnit.Bytes, result.sizeBytes);
+  return { outcome: result.outcome };
+});

@@ -1,0 +1,108 @@
+/**
+ * `WorkspaceLifecycle`: what workspace deletion and export need in AWS (issue 13).
+ *
+ *   account API (schedules:manage) ──CreateSchedule──▶ messaging scheduler (lib/messaging/scheduler.ts: group,
+ *   role, DLQ) ──at the time──▶ workspace-purge / workspace-export ──after Lambda's async retries──▶ failure queue
+ *
+ * - The schedules are the messaging scheduler's: one group, one role, one dead-letter queue for the whole service.
+ *   Both workers are registered as its targets (`MessageScheduler.addTarget`), so its role may invoke exactly
+ *   scheduled-send and these two, and every `schedules:manage` function gets `SCHEDULE_TARGET_WORKSPACE_PURGE_ARN`
+ *   and `SCHEDULE_TARGET_WORKSPACE_EXPORT_ARN`.
+ * - `workspace-purge` (functions/workspace-purge): 15 minutes, deletes the organization's items (table access in
+ *   lib/table-access.ts), its objects under `org/<orgId>/`, `ocr/<orgId>/` and `exports/<orgId>/`, and its schedules
+ *   (`MessageScheduler.grantDelete`: `DeleteSchedule` only).
+ * - `workspace-export` (functions/workspace-export): 15 minutes, 2 GB (the archive is built in memory), reads the
+ *   organization's items and `org/*` documents, writes `exports/*`, presigns a GET on it and emails the owner
+ *   through the messaging mail grant (`MailSending.grantSend`: the service's SES identities and configuration set,
+ *   `MAIL_FROM_ADDRESS`; no members' SMTP secrets).
+ * - Failed asynchronous invocations (after `ASYNC_RETRY_ATTEMPTS` retries) go to the messaging failure queue
+ *   (alarmed), as scheduled-send's do.
+ * - A lifecycle rule on the documents bucket expiring `exports/` archives after `EXPORT_OBJECT_DAYS` days (the
+ *   artifact and its link expire after 24 h: shared/domain/workspace-lifecycle.ts).
+ */
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { ASYNC_RETRY_ATTEMPTS, type MessagingPipeline } from './messaging-pipeline.ts';
+import { ServiceFunction } from './service-function.ts';
+import { WORKSPACE_EXPORT_TABLE_ACCESS, WORKSPACE_PURGE_TABLE_ACCESS } from './table-access.ts';
+
+/** The two workers, each built from `functions/<worker>/handler.ts`; also their schedule target names. */
+export type LifecycleWorker = 'workspace-purge' | 'workspace-export';
+
+export const EXPORT_OBJECT_DAYS = 2;
+
+export interface WorkspaceLifecycleProps {
+  readonly table: dynamodb.ITable;
+  readonly documentsBucket: s3.Bucket;
+  /** Absolute path of `functions/<worker>/handler.ts`. */
+  readonly entryOf: (worker: LifecycleWorker) => string;
+  /** Its scheduler (targets, schedule deletion), mail grant and failure queue. */
+  readonly messaging: MessagingPipeline;
+}
+
+export class WorkspaceLifecycle extends Construct {
+  readonly purge: ServiceFunction;
+  readonly export: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: WorkspaceLifecycleProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const { scheduler, mail, failureQueue } = props.messaging;
+
+    const bucket = props.documentsBucket;
+    bucket.addLifecycleRule({ id: 'expire-workspace-exports', prefix: 'exports/', expiration: Duration.days(EXPORT_OBJECT_DAYS) });
+
+    this.purge = new ServiceFunction(this, 'Purge', {
+      entry: props.entryOf('workspace-purge'),
+      serviceName: 'workspace-purge',
+      description: 'Purges a workspace after its deletion grace period (functions/workspace-purge)',
+      timeout: Duration.minutes(15),
+      memorySize: 1024,
+      xraySdk: false,
+      environment: { DOCUMENTS_BUCKET: bucket.bucketName },
+    });
+    this.purge.bindTable(props.table, WORKSPACE_PURGE_TABLE_ACCESS);
+    const prefixes = ['org/*', 'ocr/*', 'exports/*'];
+    this.purge.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: prefixes.map((p) => bucket.arnForObjects(p)) }));
+    this.purge.fn.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': prefixes } } }),
+    );
+    scheduler.grantDelete(this.purge);
+
+    this.export = new ServiceFunction(this, 'Export', {
+      entry: props.entryOf('workspace-export'),
+      serviceName: 'workspace-export',
+      description: 'Builds a workspace export archive and emails its link (functions/workspace-export)',
+      timeout: Duration.minutes(15),
+      memorySize: 2048,
+      xraySdk: false,
+      environment: { DOCUMENTS_BUCKET: bucket.bucketName },
+    });
+    this.export.bindTable(props.table, WORKSPACE_EXPORT_TABLE_ACCESS);
+    this.export.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects('org/*'), bucket.arnForObjects('exports/*')] }));
+    this.export.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects('exports/*')] }));
+    mail.grantSend(this.export, { memberMailboxes: false }); // the notice is sent as the service, through SES
+
+    for (const [target, fn] of [['workspace-purge', this.purge], ['workspace-export', this.export]] as const) {
+      scheduler.addTarget(target, fn);
+      fn.fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(failureQueue) });
+    }
+
+    const objectFindings = [
+      ...prefixes.map((p) => ({ fn: this.purge, p })),
+      { fn: this.export, p: 'org/*' },
+      { fn: this.export, p: 'exports/*' },
+    ];
+    const bucketId = stack.getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
+    for (const { fn, p } of objectFindings) {
+      Validations.of(fn).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${p}]`,
+        reason: `Object-level actions on the ${p.slice(0, -2)}/ prefix only: the organization's id is known at run time, not at deploy time; the code builds every key from the organization it was invoked for (shared/ports/blob-store.ts orgObjectPrefixes).`,
+      });
+    }
+  }
+}

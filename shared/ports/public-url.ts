@@ -1,0 +1,15 @@
+/**
+ * The base URL people outside the team open (shared document links `GET /l/{token}`, lib/public-routes.ts): the
+ * public routes are served by the same HTTP API as `/api/v1`. `PUBLIC_BASE_URL` names it when set (a custom
+ * domain in AWS; the local runtime sets its own address); otherwise it is the HTTPS origin of the request being
+ * served (API Gateway's `requestContext.domainName`), so no function needs the API's URL at deploy time.
+ */
+
+/**
+ * @param requestDomain the domain the current request came in on (`requestContext.domainName`)
+ * @returns an origin without a trailing slash, e.g. `https://abc123.execute-api.us-east-1.amazonaws.com`
+ */
+export function publicBaseUrl(requestDomain: string): string {
+  const configured = process.env.PUBLIC_BASE_URL;
+  return (configured || `https://${requestDomain}`).replace(/\/+$/, '');
+}

@@ -1,0 +1,136 @@
+/**
+ * Workspace deletion (spec "States and transitions", Organization): the owner schedules it by confirming the
+ * workspace name; the workspace is frozen (writes refused) for a grace period, then the purge runs
+ * (functions/workspace-purge). Cancelling during the grace period unfreezes it and deletes the schedule.
+ */
+import { randomUUID } from 'node:crypto';
+import { DateTime } from 'luxon';
+import { getOrganization } from '#db/orgs';
+import { clearScheduledDeletion, getDeletionState, recordDeletionScheduled, type DeletionState } from '#db/workspace-deletion';
+import type { Principal } from '#db/api-keys';
+import { scheduler } from '#ports/scheduler';
+import { DELETION_GRACE_DAYS, DELETION_GRACE_SECONDS } from '#domain/workspace-lifecycle';
+import { Forbidden, InvalidInput, NotFound, Unavailable } from '#domain/errors';
+import { logger } from '#observability/powertools';
+import { ownerAddress, publicBaseUrl, sendWorkspaceNotice } from '#use-cases/workspace-mail';
+
+/** Deletion status as the API reports it. Times ISO UTC. */
+export interface DeletionStatus {
+  scheduled: boolean;
+  /** `scheduled` (cancellable) or `purging`, null when nothing is scheduled. */
+  state: DeletionState['state'] | null;
+  requestedAt: string | null;
+  /** When the purge falls due. */
+  dueAt: string | null;
+  gracePeriodDays: number;
+  gracePeriodSeconds: number;
+  isOwner: boolean;
+}
+
+/** The purge schedule's name (EventBridge Scheduler: at most 64 of letters, digits, `-`). */
+export const purgeScheduleNameOf = (deletionId: string) => `purge-${deletionId}`;
+
+/**
+ * The organization, checked to be the caller's and owned by the caller. An organization key acts as the user who
+ * created it: a key created by the owner is the owner (README "Workspace deletion and export").
+ * @throws NotFound when the organization is gone; Forbidden when the caller is not the owner
+ */
+async function ownedOrganization(principal: Principal) {
+  const org = await getOrganization(principal.orgId, true);
+  if (!org) throw new NotFound('Organization');
+  if (org.ownerUserId !== principal.userId) throw new Forbidden('Only the workspace owner can do this.');
+  return org;
+}
+
+/** The deletion status (any reader). */
+export async function deletionStatus(principal: Principal): Promise<DeletionStatus> {
+  const org = await getOrganization(principal.orgId);
+  if (!org) throw new NotFound('Organization');
+  const d = await getDeletionState(principal.orgId);
+  return {
+    scheduled: d !== null,
+    state: d?.state ?? null,
+    requestedAt: d?.requestedAt ?? null,
+    dueAt: d?.dueAt ?? null,
+    gracePeriodDays: DELETION_GRACE_DAYS,
+    gracePeriodSeconds: DELETION_GRACE_SECONDS,
+    isOwner: org.ownerUserId === principal.userId,
+  };
+}
+
+/**
+ * Schedules the deletion: creates the purge schedule at `now` + the grace period, then records the deletion and
+ * freezes the keys in one transaction, then emails the owner. A request while one is scheduled returns it as is.
+ * @param confirmName must equal the workspace name exactly (case and spaces included)
+ * @returns the status and whether the notice was emailed (a mail failure does not undo the schedule)
+ * @throws Forbidden (not the owner); InvalidInput `{confirmName}` on a mismatch (nothing scheduled);
+ *   Unavailable when the scheduler refuses (nothing scheduled)
+ */
+export async function requestDeletion(principal: Principal, confirmName: string | null, now: Date): Promise<DeletionStatus & { alreadyScheduled: boolean; emailed: boolean }> {
+  const org = await ownedOrganization(principal);
+  if (confirmName !== org.name) throw new InvalidInput({ confirmName: 'must equal the workspace name exactly' }, 'confirmName does not match the workspace name; nothing was scheduled.');
+  const existing = await getDeletionState(principal.orgId, true);
+  if (existing) return { ...(await deletionStatus(principal)), alreadyScheduled: true, emailed: false };
+
+  const deletionId = randomUUID();
+  const due = DateTime.fromJSDate(now).toUTC().plus({ seconds: DELETION_GRACE_SECONDS }).startOf('second');
+  const d: DeletionState = {
+    deletionId,
+    state: 'scheduled',
+    requestedAt: now.toISOString(),
+    requestedBy: principal.userId,
+    dueAt: due.toISO({ suppressMilliseconds: true })!,
+    scheduleName: purgeScheduleNameOf(deletionId),
+  };
+  const sched = await scheduler();
+  try {
+    await sched.create({ name: d.scheduleName, at: due.toFormat("yyyy-MM-dd'T'HH:mm:ss"), timezone: 'UTC', target: 'workspace-purge', payload: { orgId: principal.orgId, deletionId } });
+  } catch (err) {
+    throw new Unavailable('The scheduler refused the purge schedule; nothing was scheduled. Retry shortly.', { cause: err });
+  }
+  try {
+    await recordDeletionScheduled(principal.orgId, d);
+  } catch (err) {
+    await sched.delete(d.scheduleName).catch(() => false);
+    throw err;
+  }
+  const emailed = await emailCancelLink(principal.orgId, d).then(
+    () => true,
+    (err: unknown) => (logger.error('deletion notice not sent', { error: err instanceof Error ? err.message : String(err) }), false),
+  );
+  return { ...(await deletionStatus(principal)), alreadyScheduled: false, emailed };
+}
+
+async function emailCancelLink(orgId: string, d: DeletionState): Promise<void> {
+  const { email, workspaceName } = await ownerAddress(orgId);
+  const cancelUrl = `${publicBaseUrl()}/api/v1/account/deletion/cancel`;
+  await sendWorkspaceNotice(
+    email,
+    `Workspace "${workspaceName}" is scheduled for deletion`,
+    [
+      `The workspace "${workspaceName}" is scheduled for deletion. It is frozen now (reads work, changes are refused)`,
+      `and everything in it will be deleted at ${d.dueAt} (UTC).`,
+      '',
+      'To cancel the deletion before then, POST to this link with an API key you created that has the actions scope:',
+      cancelUrl,
+      `(for example: curl -X POST -H "Authorization: Bearer <your key>" ${cancelUrl})`,
+      '',
+      'To keep a copy of your data, request an export first: POST /api/v1/account/export/request.',
+    ].join('\n'),
+  );
+}
+
+/**
+ * Cancels a scheduled deletion: unfreezes the keys and deletes the purge schedule.
+ * @returns `cancelled: false` when nothing was scheduled
+ * @throws Forbidden (not the owner); Conflict when the purge has already started
+ */
+export async function cancelDeletion(principal: Principal): Promise<{ cancelled: boolean }> {
+  await ownedOrganization(principal);
+  const d = await getDeletionState(principal.orgId, true);
+  if (!d) return { cancelled: false };
+  await clearScheduledDeletion(principal.orgId, d.deletionId);
+  // A schedule left behind (this delete failing) is harmless: the purge ignores a deletion that is not recorded.
+  await (await scheduler()).delete(d.scheduleName).catch((err: unknown) => logger.warn('purge schedule not deleted', { error: String(err) }));
+  return { cancelled: true };
+}
