@@ -27,9 +27,16 @@ export interface EmailSuppression {
   suppressedAt: string;
 }
 
+/**
+ * `orgId` as an item attribute, or nothing when unknown: `orgId` is GSI3's partition key (lib/table.ts), and DynamoDB
+ * refuses an index key attribute of type NULL (ValidationException), so an unknown organization leaves the item
+ * out of the sparse index instead.
+ */
+const orgAttribute = (orgId: string | null): { orgId?: string } => (orgId === null ? {} : { orgId });
+
 /** Records that `phone` (E.164) texted an opt-out keyword. */
 export async function optOutSms(phone: string, keyword: string, orgId: string | null, now: Date): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...optOutKey(phone), entity: 'SmsOptOut', orgId, phone, keyword, optedOutAt: now.toISOString() } }));
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...optOutKey(phone), entity: 'SmsOptOut', ...orgAttribute(orgId), phone, keyword, optedOutAt: now.toISOString() } }));
 }
 
 /** Lifts an opt-out (the number texted START). */
@@ -46,7 +53,7 @@ export async function findSmsOptOut(phone: string): Promise<SmsOptOut | undefine
 /** Suppresses an address after a permanent bounce or a complaint. */
 export async function suppressEmail(address: string, reason: EmailSuppression['reason'], detail: string | null, orgId: string | null, now: Date): Promise<void> {
   await db().send(
-    new PutCommand({ TableName: tableName(), Item: { ...suppressionKey(address), entity: 'EmailSuppression', orgId, address: address.toLowerCase(), reason, detail, suppressedAt: now.toISOString() } }),
+    new PutCommand({ TableName: tableName(), Item: { ...suppressionKey(address), entity: 'EmailSuppression', ...orgAttribute(orgId), address: address.toLowerCase(), reason, detail, suppressedAt: now.toISOString() } }),
   );
 }
 
