@@ -49,7 +49,7 @@ function operationObject(op: RegisteredOperation, components: Record<string, Jso
   const s = schemasOf(op);
   const response = responseOf(op);
   const success: Record<string, unknown> = {
-    description: isImplemented(op) ? op.summary : `Planned (${op.planned}): answers 501 until built.${response ? ' The success body the spec shows:' : ''}`,
+    description: isImplemented(op) ? (op.responseDescription ?? op.summary) : `Planned (${op.planned}): answers 501 until built.${response ? ' The success body the spec shows:' : ''}`,
   };
   if (response) success.content = { 'application/json': { schema: toJsonSchema(response, 'output', components) } };
   if (op.idempotent) success.headers = { 'Idempotency-Replayed': { $ref: '#/components/headers/Idempotency-Replayed' } };

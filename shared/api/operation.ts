@@ -68,6 +68,8 @@ interface OperationMeta<S extends OperationSchemas> {
    * where the spec shows the shape. Default: undocumented.
    */
   response?: () => z.ZodMiniType;
+  /** The 200 response's description in the OpenAPI document, where the summary does not say enough (e.g. a body that links to a file of another media type). Default: the summary. */
+  responseDescription?: string;
 }
 
 /** `defineOperation`'s argument: metadata, schemas, a handler and optionally a valid example request. */
@@ -102,6 +104,7 @@ export interface Operation<S extends OperationSchemas = OperationSchemas> {
   readonly schemas: () => S;
   /** Builds the 200 response body's schema, when documented (see `responseOf`). */
   readonly response?: () => z.ZodMiniType;
+  readonly responseDescription?: string;
   /** Undefined while planned. A method signature, so operations of different schemas share one list type. */
   handler?(input: OperationInput<S>, ctx: RequestContext): Promise<OperationResult>;
   readonly example?: OperationExample<S>;
@@ -126,6 +129,7 @@ function base<S extends OperationSchemas>(def: OperationMeta<S>) {
     whileFrozen: def.whileFrozen ?? false,
     schemas: def.schemas ?? (() => ({}) as S),
     response: def.response,
+    responseDescription: def.responseDescription,
   };
 }
 
