@@ -23,6 +23,7 @@ import { tableAccessOf, type MessagingWorker, type WebhookWorker } from './table
 import { writeGroupEntries } from './group-entries.ts';
 import type { ModuleOperation } from './registry.ts';
 import { WebhookPipeline, type WebhookPipelineProps } from './webhook-pipeline.ts';
+import { ReferenceSite } from './reference-site.ts';
 import { WorkspaceLifecycle, type LifecycleWorker } from './workspace-lifecycle.ts';
 
 /** Repository root (the directory holding `functions/`), resolved from this file so cwd does not matter. */
@@ -123,6 +124,7 @@ export class TransactionCoordinationStack extends Stack {
       publicRoutes: PUBLIC_ROUTES,
       publicFunctionOf: (worker) => this.messaging.workers[worker].fn,
     });
+    new ReferenceSite(this, 'Reference', { httpApi: this.httpApi.api, operations: ops });
     const publicBaseUrl = messagingSettings.publicBaseUrl ?? this.httpApi.api.apiEndpoint;
 
     // Before the capability grants: its workers become schedule targets, whose ARNs `schedules:manage` passes on.

@@ -3,6 +3,7 @@
  * workspace and deletes the purge schedule; `cancelled: false` when nothing was scheduled. Callable while frozen.
  */
 import { defineOperation } from '#api/operation';
+import { deletionCancelResponse } from '#api/responses/account';
 import { cancelDeletion } from '#use-cases/workspace-deletion';
 
 export default defineOperation({
@@ -13,5 +14,6 @@ export default defineOperation({
   summary: 'Cancels a scheduled workspace deletion (owner only).',
   uses: ['schedules:manage'],
   whileFrozen: true,
+  response: deletionCancelResponse,
   handler: async (_input, { principal }) => ({ body: { data: await cancelDeletion(principal) } }),
 });

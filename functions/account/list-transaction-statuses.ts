@@ -1,6 +1,8 @@
 /** `GET /api/v1/transaction-statuses`: the organization's selectable statuses, in display order. */
 import { defineOperation } from '#api/operation';
 import { getStatusVocabulary } from '#db/statuses';
+import { listOf } from '#api/responses/common';
+import { TransactionStatus } from '#api/responses/meta';
 
 export default defineOperation({
   operationId: 'listTransactionStatuses',
@@ -8,6 +10,7 @@ export default defineOperation({
   path: '/api/v1/transaction-statuses',
   access: 'read',
   summary: "The organization's selectable transaction statuses, in display order.",
+  response: () => listOf(TransactionStatus),
   handler: async (_input, { principal }) => {
     const statuses = await getStatusVocabulary(principal.orgId);
     return {

@@ -5,6 +5,7 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { deletionRequestResponse } from '#api/responses/account';
 import { requestDeletion } from '#use-cases/workspace-deletion';
 
 export default defineOperation({
@@ -16,5 +17,6 @@ export default defineOperation({
   uses: ['schedules:manage', 'mail:send'],
   schemas: () => ({ body: z.object({ confirmName: z.nullable(z.string().check(z.maxLength(200))) }) }),
   example: { body: { confirmName: 'Example Realty' } },
+  response: deletionRequestResponse,
   handler: async ({ body }, { principal, now }) => ({ body: { data: await requestDeletion(principal, body.confirmName, now) } }),
 });

@@ -4,6 +4,7 @@
  * deletion, so an owner can keep a copy before the purge.
  */
 import { defineOperation } from '#api/operation';
+import { exportRequestResponse } from '#api/responses/account';
 import { requestExport } from '#use-cases/workspace-export';
 
 export default defineOperation({
@@ -14,5 +15,6 @@ export default defineOperation({
   summary: 'Starts a workspace export delivered by email (owner only).',
   uses: ['schedules:manage'],
   whileFrozen: true,
+  response: exportRequestResponse,
   handler: async (_input, { principal, now }) => ({ body: { data: await requestExport(principal, now) } }),
 });

@@ -2,6 +2,8 @@
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { createContactRole } from '#use-cases/contacts-roles';
+import { dataOf } from '#api/responses/common';
+import { ContactRole } from '#api/responses/contacts';
 
 export default defineOperation({
   operationId: 'createContactRole',
@@ -9,6 +11,7 @@ export default defineOperation({
   path: '/api/v1/contact-roles',
   access: 'actions',
   summary: 'Creates a custom contact role; names are unique case-insensitively, built-in names included.',
+  response: () => dataOf(ContactRole),
   designedHere: true,
   schemas: () => ({
     body: z.object({

@@ -3,6 +3,8 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { int32, uuidPath } from '#api/params';
 import { getContactDetail } from '#use-cases/contacts';
+import { dataOf } from '#api/responses/common';
+import { ContactDetail } from '#api/responses/contacts';
 
 export default defineOperation({
   operationId: 'getContact',
@@ -10,6 +12,7 @@ export default defineOperation({
   path: '/api/v1/contacts/{contactId}',
   access: 'read',
   summary: 'One contact with the deals it is linked to (with roles) and its activityLimit newest messages.',
+  response: () => dataOf(ContactDetail),
   schemas: () => ({
     path: uuidPath('contactId'),
     query: z.object({ activityLimit: z._default(int32({ min: 0, max: 100 }), 10) }),

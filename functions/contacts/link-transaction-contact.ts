@@ -3,6 +3,7 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { uuid } from '#api/params';
 import { linkContactToDeal } from '#use-cases/contacts-link';
+import { TransactionContact } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'linkTransactionContact',
@@ -10,6 +11,7 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/contacts',
   access: 'actions',
   summary: 'Links an existing contact to the deal with a role (exact name); repeating a link changes nothing.',
+  response: () => z.object({ data: TransactionContact, changed: z.boolean() }),
   schemas: () => ({
     path: z.object({ transactionId: uuid() }),
     // Nullable as the spec types them; a missing contactId or role is refused by the use case (422, "is required").

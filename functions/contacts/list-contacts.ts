@@ -4,6 +4,8 @@ import { defineOperation } from '#api/operation';
 import { int32 } from '#api/params';
 import { listContacts } from '#db/contacts';
 import { CONTACT_TYPES } from '#domain/contact-fields';
+import { pageOf } from '#api/responses/common';
+import { Contact } from '#api/responses/contacts';
 
 export default defineOperation({
   operationId: 'listContacts',
@@ -11,6 +13,7 @@ export default defineOperation({
   path: '/api/v1/contacts',
   access: 'read',
   summary: "The organization's contacts sorted by name; q matches name, email, company or phone digits.",
+  response: () => pageOf(Contact),
   schemas: () => ({
     query: z.object({
       q: z.optional(z.string().check(z.maxLength(200))),

@@ -5,6 +5,8 @@ import { uuidPath } from '#api/params';
 import { contactFields } from '#api/schemas/contacts';
 import { CONTACT_TYPES } from '#domain/contact-fields';
 import { updateContact } from '#use-cases/contacts';
+import { dataOf } from '#api/responses/common';
+import { Contact } from '#api/responses/contacts';
 
 export default defineOperation({
   operationId: 'updateContact',
@@ -12,6 +14,7 @@ export default defineOperation({
   path: '/api/v1/contacts/{contactId}',
   access: 'actions',
   summary: "Changes a contact's fields (omitted kept, null clears); its deal links show the change.",
+  response: () => dataOf(Contact),
   designedHere: true,
   // A changed email moves the contact's email claim (a `Delete` of the old one).
   uses: ['table:delete', 'phone-numbers'],

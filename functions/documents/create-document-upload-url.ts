@@ -13,6 +13,7 @@ import { MAX_DOCUMENT_BYTES, PDF_CONTENT_TYPE } from '#domain/documents';
 import { createDocument, documentView } from '#db/documents';
 import { presignPut } from '#ports/blob-store';
 import { newDocument } from '#use-cases/new-document';
+import { uploadUrlResponse } from '#api/responses/documents';
 
 /** Validity of an upload URL, seconds (15 minutes). */
 export const UPLOAD_URL_SECONDS = 900;
@@ -23,6 +24,7 @@ export default defineOperation({
   path: '/api/v1/documents/upload-url',
   access: 'draft',
   summary: 'Returns a presigned PUT URL to upload a file directly.',
+  response: () => uploadUrlResponse(),
   designedHere: true,
   uses: ['documents:write'],
   schemas: () => ({

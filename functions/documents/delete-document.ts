@@ -7,6 +7,8 @@ import { uuidPath } from '#api/params';
 import { deleteDocumentItem } from '#db/documents';
 import { deleteObject } from '#ports/blob-store';
 import { logger } from '#observability/powertools';
+import * as z from '#api/zod';
+import { dataOf, id } from '#api/responses/common';
 
 export default defineOperation({
   operationId: 'deleteDocument',
@@ -14,6 +16,7 @@ export default defineOperation({
   path: '/api/v1/documents/{documentId}',
   access: 'actions',
   summary: 'Deletes a document and its stored file.',
+  response: () => dataOf(z.object({ documentId: id(), deleted: z.literal(true) })),
   designedHere: true,
   uses: ['table:delete', 'documents:write'],
   schemas: () => ({ path: uuidPath('documentId') }),

@@ -3,6 +3,7 @@ import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { jobView } from '#db/extraction-jobs';
 import { startDocumentExtraction } from '#use-cases/start-extraction';
+import { jobResponse } from '#api/responses/documents';
 
 export default defineOperation({
   operationId: 'extractDocument',
@@ -10,6 +11,7 @@ export default defineOperation({
   path: '/api/v1/documents/{documentId}/extract',
   access: 'draft',
   summary: 'Starts an extraction job for a document already stored.',
+  response: () => jobResponse(),
   designedHere: true,
   uses: ['extraction:start'],
   schemas: () => ({ path: uuidPath('documentId') }),

@@ -4,6 +4,7 @@ import { uuidPath } from '#api/params';
 import { getDocument } from '#db/documents';
 import { presignGet } from '#ports/blob-store';
 import { Conflict } from '#domain/errors';
+import { downloadUrlResponse } from '#api/responses/documents';
 
 /** Validity of a download URL, seconds. */
 export const DOWNLOAD_URL_SECONDS = 300;
@@ -14,6 +15,7 @@ export default defineOperation({
   path: '/api/v1/documents/{documentId}/download-url',
   access: 'read',
   summary: 'Returns a short-lived download URL of the stored file.',
+  response: () => downloadUrlResponse(),
   designedHere: true,
   uses: ['documents:read'],
   schemas: () => ({ path: uuidPath('documentId') }),

@@ -2,6 +2,7 @@
 import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { documentView, getDocument as get } from '#db/documents';
+import { documentResponse } from '#api/responses/documents';
 
 export default defineOperation({
   operationId: 'getDocument',
@@ -9,6 +10,7 @@ export default defineOperation({
   path: '/api/v1/documents/{documentId}',
   access: 'read',
   summary: 'One document with its document type and extraction state.',
+  response: () => documentResponse(),
   designedHere: true,
   schemas: () => ({ path: uuidPath('documentId') }),
   /** The document (404 for another organization's). */

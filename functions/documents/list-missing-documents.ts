@@ -10,6 +10,7 @@ import { listTransactionDocuments } from '#db/documents';
 import { getTransactionHead } from '#db/transactions';
 import { latestAppliedExtraction } from '#db/applied-extractions';
 import { purchaseBaseline } from '#domain/documents';
+import { missingDocumentsResponse } from '#api/responses/documents';
 
 export default defineOperation({
   operationId: 'listMissingDocuments',
@@ -17,6 +18,7 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/missing-documents',
   access: 'read',
   summary: 'Documents missing against the purchase baseline.',
+  response: () => missingDocumentsResponse(),
   schemas: () => ({ path: uuidPath('transactionId') }),
   /** Missing and present baseline documents, and the applied extraction the baseline was read from (or null). */
   handler: async ({ path }, { principal }) => {

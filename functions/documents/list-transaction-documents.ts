@@ -3,6 +3,8 @@ import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { documentView, listTransactionDocuments as listDocuments } from '#db/documents';
 import { getTransactionHead } from '#db/transactions';
+import { listOf } from '#api/responses/common';
+import { Document } from '#api/responses/documents';
 
 export default defineOperation({
   operationId: 'listTransactionDocuments',
@@ -10,6 +12,7 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/documents',
   access: 'read',
   summary: "The deal's documents in their display order.",
+  response: () => listOf(Document),
   designedHere: true,
   schemas: () => ({ path: uuidPath('transactionId') }),
   /** The documents (404 for a deal that is absent or another organization's). */

@@ -8,6 +8,8 @@ import { uuid, uuidPath } from '#api/params';
 import { documentView, reorderDocuments } from '#db/documents';
 import { InvalidInput } from '#domain/errors';
 import { getTransactionHead } from '#db/transactions';
+import { listOf } from '#api/responses/common';
+import { Document } from '#api/responses/documents';
 
 export default defineOperation({
   operationId: 'reorderTransactionDocuments',
@@ -15,6 +17,7 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/documents/reorder',
   access: 'draft',
   summary: "Sets the display order of the deal's documents.",
+  response: () => listOf(Document),
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({ orderedDocumentIds: z.nullable(z.array(uuid()).check(z.maxLength(1000))) }),

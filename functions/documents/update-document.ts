@@ -9,6 +9,7 @@ import { documentType, fileName } from '#api/schemas/documents';
 import { name } from '#api/schemas/webhooks';
 import { documentView, updateDocument as update } from '#db/documents';
 import { classifyText } from '#domain/documents';
+import { documentResponse } from '#api/responses/documents';
 
 export default defineOperation({
   operationId: 'updateDocument',
@@ -16,6 +17,7 @@ export default defineOperation({
   path: '/api/v1/documents/{documentId}',
   access: 'draft',
   summary: "Changes a document's type or name, or attaches it to a deal.",
+  response: () => documentResponse(),
   designedHere: true,
   schemas: () => ({
     path: uuidPath('documentId'),

@@ -16,6 +16,7 @@ import { documentsBucket, putObject } from '#ports/blob-store';
 import { FILE_PROBLEM_MESSAGES, pdfProblem, PDF_CONTENT_TYPE } from '#domain/documents';
 import { InvalidInput } from '#domain/errors';
 import { newDocument } from '#use-cases/new-document';
+import { uploadResponse } from '#api/responses/documents';
 
 export default defineOperation({
   operationId: 'uploadDocument',
@@ -23,6 +24,7 @@ export default defineOperation({
   path: '/api/v1/documents',
   access: 'draft',
   summary: 'Uploads a small file as base64 and starts its extraction in one call.',
+  response: () => uploadResponse(),
   designedHere: true,
   uses: ['documents:write'],
   schemas: () => ({

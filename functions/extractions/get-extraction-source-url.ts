@@ -5,6 +5,7 @@ import { getJob } from '#db/extraction-jobs';
 import { findDocument } from '#db/documents';
 import { headObject, presignGet } from '#ports/blob-store';
 import { NotFound } from '#domain/errors';
+import { sourceUrlResponse } from '#api/responses/documents';
 
 /** Validity of a source URL, seconds. */
 export const SOURCE_URL_SECONDS = 300;
@@ -15,6 +16,7 @@ export default defineOperation({
   path: '/api/v1/extractions/{jobId}/source-url',
   access: 'read',
   summary: 'Returns a short-lived URL of the source PDF.',
+  response: () => sourceUrlResponse(),
   designedHere: true,
   uses: ['documents:read'],
   schemas: () => ({ path: uuidPath('jobId') }),

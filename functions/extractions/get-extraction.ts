@@ -6,6 +6,7 @@
 import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { getJob, jobView } from '#db/extraction-jobs';
+import { jobResponse } from '#api/responses/documents';
 
 export default defineOperation({
   operationId: 'getExtraction',
@@ -13,6 +14,7 @@ export default defineOperation({
   path: '/api/v1/extractions/{jobId}',
   access: 'read',
   summary: 'Job state and, once completed, results with confidence, citations and warnings.',
+  response: () => jobResponse(),
   designedHere: true,
   schemas: () => ({ path: uuidPath('jobId') }),
   /** The job (404 for another organization's). */

@@ -4,6 +4,7 @@ import { defineOperation } from '#api/operation';
 import { uuid } from '#api/params';
 import { jobView } from '#db/extraction-jobs';
 import { startDocumentExtraction } from '#use-cases/start-extraction';
+import { jobResponse } from '#api/responses/documents';
 
 export default defineOperation({
   operationId: 'startExtraction',
@@ -11,6 +12,7 @@ export default defineOperation({
   path: '/api/v1/extractions',
   access: 'draft',
   summary: 'Starts an extraction job from a completed upload (its documentId).',
+  response: () => jobResponse(),
   designedHere: true,
   uses: ['extraction:start'],
   schemas: () => ({ body: z.object({ documentId: uuid() }) }),

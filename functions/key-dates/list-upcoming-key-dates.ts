@@ -7,6 +7,8 @@ import { defineOperation } from '#api/operation';
 import { int32 } from '#api/params';
 import { listUpcomingKeyDates as list } from '#db/key-dates';
 import { dateOf } from '#domain/calendar';
+import { day } from '#api/responses/common';
+import { UpcomingKeyDate } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'listUpcomingKeyDates',
@@ -14,6 +16,7 @@ export default defineOperation({
   path: '/api/v1/key-dates/upcoming',
   access: 'read',
   summary: 'Key dates across all transactions falling within the horizon, soonest first.',
+  response: () => z.object({ data: z.array(UpcomingKeyDate), horizonDays: z.int(), from: day() }),
   schemas: () => ({
     query: z.object({
       horizonDays: z._default(int32({ min: 0, max: 365 }), 14),

@@ -7,6 +7,8 @@ import { defineOperation } from '#api/operation';
 import { calendarDate, uuid } from '#api/params';
 import { keyDateType } from '#api/schemas/key-dates';
 import { updateKeyDate as update } from '#use-cases/key-dates';
+import { dataOf } from '#api/responses/common';
+import { KeyDate } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'updateKeyDate',
@@ -14,6 +16,7 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/key-dates/{keyDateType}',
   access: 'draft',
   summary: 'Changes one key date; linked tasks move with it.',
+  response: () => dataOf(KeyDate),
   schemas: () => ({
     path: z.object({ transactionId: uuid(), keyDateType: keyDateType() }),
     body: z.object({

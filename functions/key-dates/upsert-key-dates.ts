@@ -7,6 +7,8 @@ import { defineOperation } from '#api/operation';
 import { calendarDate, uuidPath } from '#api/params';
 import { keyDateType } from '#api/schemas/key-dates';
 import { upsertKeyDates as upsert } from '#use-cases/key-dates';
+import { listOf } from '#api/responses/common';
+import { KeyDate } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'upsertKeyDates',
@@ -14,6 +16,7 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/key-dates',
   access: 'draft',
   summary: 'Bulk upsert: a type appears at most once per transaction; writing it again updates it.',
+  response: () => listOf(KeyDate),
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({

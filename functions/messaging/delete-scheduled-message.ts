@@ -4,6 +4,8 @@
  * sent, failed, or cancelled already) is a 409.
  */
 import { defineOperation } from '#api/operation';
+import { ScheduledMessage } from '#api/responses/messaging';
+import { dataOf } from '#api/responses/common';
 import { uuidPath } from '#api/params';
 import { scheduledMessageView } from '#db/scheduled-messages';
 import { cancelScheduledEmail } from '#use-cases/messaging/scheduled-email';
@@ -17,6 +19,7 @@ export default defineOperation({
   summary: 'Cancels a pending scheduled message.',
   uses: ['schedules:manage'],
   schemas: () => ({ path: uuidPath('messageId') }),
+  response: () => dataOf(ScheduledMessage),
   /** `{data: scheduledMessage}`, status `cancelled`. */
   handler: async ({ path }, { principal, now }) => ({
     body: { data: scheduledMessageView(await cancelScheduledEmail(principal, path.messageId, now)) },

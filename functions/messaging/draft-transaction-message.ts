@@ -4,6 +4,8 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { MessageDraft } from '#api/responses/messaging';
+import { dataOf } from '#api/responses/common';
 import { uuidPath } from '#api/params';
 import { label } from '#api/schemas/messaging';
 import { draftDealMessage } from '#use-cases/messaging/draft-message';
@@ -24,6 +26,7 @@ export default defineOperation({
     }),
   }),
   example: { body: { intent: 'remind the buyer about the option period deadline', additionalContext: null, recipientName: 'Maria Delgado', recipientRole: 'Buyer' } },
+  response: () => dataOf(MessageDraft),
   /** `{data: {subject, bodyText, bodyHtml, smsText, detectedIntent, generator: "rules", sent: false, facts, notes}}`. */
   handler: async ({ path, body }, { principal, now }) => ({ body: { data: await draftDealMessage(principal, path.transactionId, body, now) } }),
 });

@@ -1,5 +1,6 @@
 /** `GET /api/v1/conversations/{threadId}/messages`: the latest messages of one conversation, oldest first. */
 import { defineOperation } from '#api/operation';
+import { conversationMessagesResponse } from '#api/responses/messaging';
 import { uuidPath } from '#api/params';
 import { limitQuery } from '#api/schemas/messaging';
 import { listThreadMessages, messageView } from '#db/communications';
@@ -17,6 +18,7 @@ export default defineOperation({
   summary: 'Messages of one conversation thread.',
   schemas: () => ({ path: uuidPath('threadId'), query: limitQuery(200) }),
   example: { query: { limit: '50' } },
+  response: conversationMessagesResponse,
   /** `{data: message[], conversation}`: the newest `limit` (1–200, default 50) in time order; `conversation.optedOut` tells whether the number texted STOP. */
   handler: async ({ path, query }, { principal }) => {
     const conversation = await getConversation(principal.orgId, path.threadId);

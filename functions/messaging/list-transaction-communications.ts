@@ -4,6 +4,7 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { transactionCommunicationsResponse } from '#api/responses/messaging';
 import { int32, uuidPath } from '#api/params';
 import { listCommunications, messageView } from '#db/communications';
 import { getTransactionHead } from '#db/transactions';
@@ -18,6 +19,7 @@ export default defineOperation({
   access: 'read',
   summary: "The deal's communications across all channels (SMS, email, in-app).",
   schemas: () => ({ path: uuidPath('transactionId'), query: z.object({ limit: z.optional(int32({ min: 1, max: 500 })) }) }),
+  response: transactionCommunicationsResponse,
   /**
    * `{data: message[], hasMore}`: the newest `limit` messages (1–500, default 100), oldest first; `hasMore` says older
    * ones exist (the communication-log report has them all).

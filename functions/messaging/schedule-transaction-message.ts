@@ -5,6 +5,8 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { ScheduledMessage } from '#api/responses/messaging';
+import { dataOf } from '#api/responses/common';
 import { uuid, uuidPath } from '#api/params';
 import { addressList, documentIds, html, subject, text } from '#api/schemas/messaging';
 import { boundedRecord } from '#api/schemas/free-form';
@@ -47,6 +49,7 @@ export default defineOperation({
       body: 'Hi Maria, closing is a week from today. Here is what is left to do.',
     },
   },
+  response: () => dataOf(ScheduledMessage),
   /** `{data: scheduledMessage}`, status `pending`. */
   handler: async ({ path, body }, { principal, now }) => ({
     body: { data: scheduledMessageView(await scheduleDealEmail(principal, path.transactionId, body, now)) },

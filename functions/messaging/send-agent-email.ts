@@ -4,6 +4,8 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { Message } from '#api/responses/messaging';
+import { dataOf } from '#api/responses/common';
 import { uuid, uuidPath } from '#api/params';
 import { html, label, subject, text } from '#api/schemas/messaging';
 import { messageView } from '#db/communications';
@@ -37,6 +39,7 @@ export default defineOperation({
       subject: 'Option fee receipt',
     },
   },
+  response: () => dataOf(Message),
   /** `{data: message}` (422 when the contact is not linked to the deal with exactly that role). */
   handler: async ({ path, body }, { principal, now }) => ({
     body: {

@@ -4,6 +4,8 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { Message } from '#api/responses/messaging';
+import { dataOf } from '#api/responses/common';
 import { uuid, uuidPath } from '#api/params';
 import { html, label, subject, text } from '#api/schemas/messaging';
 import { messageView } from '#db/communications';
@@ -40,6 +42,7 @@ export default defineOperation({
       tone: 'friendly',
     },
   },
+  response: () => dataOf(Message),
   /** `{data: message}`; `context` records the topic, tone and source summary. */
   handler: async ({ path, body }, { principal, now }) => {
     const { topic, tone, sourceContextSummary, ...email } = body;

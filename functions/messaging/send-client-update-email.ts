@@ -4,6 +4,8 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { Message } from '#api/responses/messaging';
+import { dataOf } from '#api/responses/common';
 import { uuid, uuidPath } from '#api/params';
 import { documentIds, html, label, subject, text } from '#api/schemas/messaging';
 import { messageView } from '#db/communications';
@@ -39,6 +41,7 @@ export default defineOperation({
       subject: 'Your purchase: appraisal done',
     },
   },
+  response: () => dataOf(Message),
   /** `{data: message}` with `documents` listing the attachments. */
   handler: async ({ path, body }, { principal, now }) => {
     const { audience, focus, tone, attachmentDocumentIds, ...email } = body;

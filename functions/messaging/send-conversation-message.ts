@@ -4,6 +4,7 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { sentTextResponse } from '#api/responses/messaging';
 import { uuidPath } from '#api/params';
 import { smsText } from '#api/schemas/messaging';
 import { replyInConversation, sentTextView } from '#use-cases/messaging/deal-sms';
@@ -21,6 +22,7 @@ export default defineOperation({
     body: z.object({ messageContent: z.nullable(smsText()), forceOverride: z.boolean() }),
   }),
   example: { body: { messageContent: 'Thanks! See you at the walkthrough.', forceOverride: false } },
+  response: sentTextResponse,
   /** `{data: {message, conversation}}`. */
   handler: async ({ path, body }, { principal, now }) => {
     return { body: { data: sentTextView(await replyInConversation(principal, path.threadId, body, now)) } };

@@ -4,6 +4,8 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { Message } from '#api/responses/messaging';
+import { dataOf } from '#api/responses/common';
 import { uuid, uuidPath } from '#api/params';
 import { html, label, subject, text } from '#api/schemas/messaging';
 import { messageView } from '#db/communications';
@@ -38,6 +40,7 @@ export default defineOperation({
       subject: 'Documents needed for closing',
     },
   },
+  response: () => dataOf(Message),
   /** `{data: message}`; the body ends with the list of `documentTypes`, also kept in `context.documentTypes`. */
   handler: async ({ path, body }, { principal, now }) => {
     const { documentTypes, tone, ...email } = body;

@@ -5,6 +5,8 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { Message } from '#api/responses/messaging';
+import { dataOf } from '#api/responses/common';
 import { uuidPath } from '#api/params';
 import { addressList, html, subject, text } from '#api/schemas/messaging';
 import { messageView } from '#db/communications';
@@ -33,6 +35,7 @@ export default defineOperation({
     }),
   }),
   example: { body: { toEmail: 'maria.delgado@example.com; lender@example.com', subject: 'Option period ends Friday', body: 'Hi Maria, a reminder that the option period ends Friday at 5 pm.' } },
+  response: () => dataOf(Message),
   /** `{data: message}`: the message as recorded (`sent`, or `failed` with `statusDetail` when the provider refused it). */
   handler: async ({ path, body }, { principal, now }) => ({
     body: { data: messageView(await sendTransactionEmail(principal, path.transactionId, body, now)) },

@@ -4,6 +4,7 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { documentShareResponse } from '#api/responses/messaging';
 import { uuid, uuidPath } from '#api/params';
 import { expirationHours } from '#api/schemas/messaging';
 import { publicBaseUrl } from '#ports/public-url';
@@ -26,6 +27,7 @@ export default defineOperation({
     }),
   }),
   example: { body: { documentId: '0d6b8f52-3c1e-4f7a-b9d2-5e8a1c4f7b20', expirationHours: null, message: null } },
+  response: documentShareResponse,
   /** `{data: {message, conversation, link: {documentId, fileName, expiresAt, expirationHours}}}`. */
   handler: async ({ path, body }, { principal, now, event }) => {
     const shared = await shareConversationDocument(principal, { threadId: path.threadId, ...body, baseUrl: publicBaseUrl(event.requestContext.domainName) }, now);

@@ -5,6 +5,7 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { documentShareResponse } from '#api/responses/messaging';
 import { uuid } from '#api/params';
 import { expirationHours } from '#api/schemas/messaging';
 import { publicBaseUrl } from '#ports/public-url';
@@ -28,6 +29,7 @@ export default defineOperation({
     }),
   }),
   example: { body: { contactId: null, expirationHours: 48, message: 'Here is the signed amendment.', toPhoneNumber: '(512) 555-0143' } },
+  response: documentShareResponse,
   /** `{data: {message, conversation, link: {documentId, fileName, expiresAt, expirationHours}}}` (the link's URL is only in the text). */
   handler: async ({ path, body }, { principal, now, event }) => {
     const shared = await shareTransactionDocument(principal, { ...path, ...body, baseUrl: publicBaseUrl(event.requestContext.domainName) }, now);

@@ -5,6 +5,7 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { sentTextResponse } from '#api/responses/messaging';
 import { uuidPath } from '#api/params';
 import { smsText } from '#api/schemas/messaging';
 import { startDealConversation, sentTextView } from '#use-cases/messaging/deal-sms';
@@ -27,6 +28,7 @@ export default defineOperation({
     }),
   }),
   example: { body: { contactId: null, toPhoneNumber: '(512) 555-0143', messageContent: 'Hi Maria, the inspection is booked for Tuesday at 10.', forceOverride: false } },
+  response: sentTextResponse,
   /** `{data: {message, conversation}}` (the conversation with that number is reused when the deal has one). */
   handler: async ({ path, body }, { principal, now }) => {
     return { body: { data: sentTextView(await startDealConversation(principal, path.transactionId, body, now)) } };

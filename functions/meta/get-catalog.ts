@@ -5,6 +5,7 @@
  * (capability `catalog`), so answering reads nothing.
  */
 import { defineOperation } from '#api/operation';
+import { OrgCatalog } from '#api/responses/meta';
 
 export default defineOperation({
   operationId: 'getCatalog',
@@ -12,6 +13,7 @@ export default defineOperation({
   path: '/api/v1/catalog',
   access: 'read',
   summary: 'Every operation with whether the calling key can call it.',
+  response: () => OrgCatalog,
   uses: ['catalog'],
   handler: async (_input, { principal, catalog }) => {
     if (!catalog) throw new Error('getCatalog runs in a function built without the catalog capability');

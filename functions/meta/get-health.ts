@@ -4,6 +4,7 @@
  */
 import { defineOperation } from '#api/operation';
 import { getOrganization } from '#db/orgs';
+import { OrgHealth } from '#api/responses/meta';
 
 export const API_VERSION = 'v1';
 
@@ -13,6 +14,7 @@ export default defineOperation({
   path: '/api/v1/health',
   access: 'read',
   summary: 'Verifies the key and probes the table.',
+  response: () => OrgHealth,
   handler: async (_input, { principal }) => {
     let databaseReachable = true;
     let databaseError: string | null = null;

@@ -12,6 +12,8 @@ import { addDays, dateOf } from '#domain/calendar';
 import { rankNextActions } from '#domain/next-actions';
 import type { Task } from '#db/task-items';
 import type { KeyDate } from '#db/key-date-items';
+import { day } from '#api/responses/common';
+import { NextAction } from '#api/responses/deals';
 
 const HORIZON_DAYS = 30;
 
@@ -23,6 +25,7 @@ export default defineOperation({
   path: '/api/v1/next-actions',
   access: 'read',
   summary: 'Ranked feed of open tasks and upcoming key dates.',
+  response: () => z.object({ data: z.array(NextAction), asOf: day() }),
   schemas: () => ({
     query: z.object({ limit: z.optional(int32({ min: 1, max: 100 })), transactionId: z.optional(uuid()) }),
   }),

@@ -5,6 +5,7 @@
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
+import { communicationLogResponse } from '#api/responses/messaging';
 import { dateTime, uuidPath } from '#api/params';
 import { communicationLogReport } from '#use-cases/messaging/communication-log';
 
@@ -24,6 +25,11 @@ export default defineOperation({
     }),
   }),
   example: { query: { format: 'json', from: '2026-01-01' } },
+  response: communicationLogResponse,
+  responseDescription:
+    'Always `application/json`. `format=json` (default): the log inline (`CommunicationLog`). `format=pdf` / `zip`: a link to the stored file ' +
+    '(`CommunicationLogFile`), whose `GET url` (valid 15 minutes) answers `application/pdf` or `application/zip` (the PDF, the JSON log and the ' +
+    'documents the messages carried); `contentType` names it. A Lambda response holds at most 6 MB, so the file is never in this body.',
   /**
    * `format=json` (default): `{data: {format, transaction, from, to, generatedAt, messageCount, messages}}`;
    * `pdf` / `zip`: `{data: {format, fileName, contentType, sizeBytes, url, method: "GET", expiresAt, messageCount, documentCount, from, to, generatedAt}}`.

@@ -3,6 +3,8 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { addTaskComment } from '#use-cases/tasks';
+import { dataOf } from '#api/responses/common';
+import { TaskComment } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'addTaskComment',
@@ -10,6 +12,7 @@ export default defineOperation({
   path: '/api/v1/tasks/{taskId}/comments',
   access: 'draft',
   summary: 'Adds a comment authored by the calling user.',
+  response: () => dataOf(TaskComment),
   schemas: () => ({
     path: uuidPath('taskId'),
     body: z.object({ content: z.string().check(z.trim(), z.minLength(1), z.maxLength(5000)) }),

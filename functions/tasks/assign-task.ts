@@ -3,6 +3,8 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { uuid, uuidPath } from '#api/params';
 import { assignTask } from '#use-cases/tasks';
+import { dataOf } from '#api/responses/common';
+import { Task } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'assignTask',
@@ -10,6 +12,7 @@ export default defineOperation({
   path: '/api/v1/tasks/{taskId}/assign',
   access: 'draft',
   summary: 'Assigns a task to a member, or unassigns it with null.',
+  response: () => dataOf(Task),
   schemas: () => ({ path: uuidPath('taskId'), body: z.object({ assigneeUserId: z.nullable(uuid()) }) }),
   example: { body: { assigneeUserId: null } },
   handler: async ({ path, body }, { principal }) => ({

@@ -3,6 +3,8 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { dateTime, uuidPath } from '#api/params';
 import { completeTask } from '#use-cases/tasks';
+import { dataOf } from '#api/responses/common';
+import { Task } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'completeTask',
@@ -10,6 +12,7 @@ export default defineOperation({
   path: '/api/v1/tasks/{taskId}/complete',
   access: 'draft',
   summary: 'Marks a task complete (CompleteTaskRequest designed here: optional note).',
+  response: () => dataOf(Task),
   designedHere: true,
   schemas: () => ({
     path: uuidPath('taskId'),

@@ -4,6 +4,8 @@ import { defineOperation } from '#api/operation';
 import { calendarDate, int32, uuid } from '#api/params';
 import { displayName } from '#api/schemas/names';
 import { createTask } from '#use-cases/tasks';
+import { dataOf } from '#api/responses/common';
+import { Task } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'createTask',
@@ -11,6 +13,7 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/tasks',
   access: 'draft',
   summary: 'Creates a task; when linkedMilestoneName names a key date the due date follows it.',
+  response: () => dataOf(Task),
   schemas: () => ({
     path: z.object({ transactionId: uuid() }),
     body: z.object({

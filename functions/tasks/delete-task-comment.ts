@@ -3,6 +3,7 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { uuid } from '#api/params';
 import { deleteTaskComment } from '#use-cases/tasks';
+import { deletedOf } from '#api/responses/common';
 
 export default defineOperation({
   operationId: 'deleteTaskComment',
@@ -10,6 +11,7 @@ export default defineOperation({
   path: '/api/v1/tasks/{taskId}/comments/{commentId}',
   access: 'draft',
   summary: 'Deletes a comment; only its author may.',
+  response: () => deletedOf('commentId'),
   uses: ['table:delete'],
   schemas: () => ({ path: z.object({ taskId: uuid(), commentId: uuid() }) }),
   handler: async ({ path }, { principal }) => {

@@ -2,6 +2,8 @@
 import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { listTaskComments } from '#use-cases/tasks';
+import { listOf } from '#api/responses/common';
+import { TaskComment } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'listTaskComments',
@@ -9,6 +11,7 @@ export default defineOperation({
   path: '/api/v1/tasks/{taskId}/comments',
   access: 'read',
   summary: "A task's comment thread, oldest first.",
+  response: () => listOf(TaskComment),
   schemas: () => ({ path: uuidPath('taskId') }),
   handler: async ({ path }, { principal }) => ({
     body: { data: await listTaskComments(principal.orgId, path.taskId) },

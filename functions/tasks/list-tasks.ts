@@ -3,6 +3,8 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { int32, uuid } from '#api/params';
 import { listOpenTasks } from '#db/tasks';
+import { listOf } from '#api/responses/common';
+import { Task } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'listTasks',
@@ -10,6 +12,7 @@ export default defineOperation({
   path: '/api/v1/tasks',
   access: 'read',
   summary: 'Open tasks, soonest due first.',
+  response: () => listOf(Task),
   schemas: () => ({
     query: z.object({
       transactionId: z.optional(uuid()),

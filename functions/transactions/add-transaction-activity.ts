@@ -6,6 +6,8 @@ import { activityPut } from '#db/activity';
 import { touchTransaction } from '#db/transactions';
 import { transactWrite } from '#db/transact';
 import { NotFound } from '#domain/errors';
+import { dataOf } from '#api/responses/common';
+import { Activity } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'addTransactionActivity',
@@ -13,6 +15,7 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/activity',
   access: 'draft',
   summary: "Appends an entry to the deal's activity log.",
+  response: () => dataOf(Activity),
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({

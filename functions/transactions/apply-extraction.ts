@@ -9,6 +9,7 @@ import { uuid } from '#api/params';
 import { overrides } from '#api/schemas/apply-extraction';
 import { applyExtraction as apply } from '#use-cases/apply-extraction';
 import { getDeal } from '#db/transactions';
+import { dealResponse } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'applyExtraction',
@@ -16,6 +17,7 @@ export default defineOperation({
   path: '/api/v1/transactions',
   access: 'actions',
   summary: 'Applies an extraction result: creates a deal or attaches to transactionId.',
+  response: () => dealResponse(),
   schemas: () => ({
     body: z.object({
       extractionJobId: uuid(),

@@ -3,6 +3,8 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { int32 } from '#api/params';
 import { listTransactions as list } from '#db/transactions';
+import { pageOf } from '#api/responses/common';
+import { Transaction } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'listTransactions',
@@ -10,6 +12,7 @@ export default defineOperation({
   path: '/api/v1/transactions',
   access: 'read',
   summary: 'Deals, most recently updated first, filtered by text and status.',
+  response: () => pageOf(Transaction),
   schemas: () => ({
     query: z.object({
       q: z.optional(z.string().check(z.maxLength(200))),

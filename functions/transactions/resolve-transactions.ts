@@ -7,6 +7,8 @@ import { defineOperation } from '#api/operation';
 import { int32 } from '#api/params';
 import { listAllTransactions } from '#db/transactions';
 import { addressScore, MIN_MATCH_SCORE } from '#domain/address-match';
+import { id } from '#api/responses/common';
+import { Transaction } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'resolveTransactions',
@@ -14,6 +16,7 @@ export default defineOperation({
   path: '/api/v1/transactions/resolve',
   access: 'read',
   summary: 'Ranked matches of a free-text property address.',
+  response: () => z.object({ query: z.string(), data: z.array(z.object({ transactionId: id(), address: z.string(), status: z.string(), score: z.number(), transaction: Transaction })) }),
   schemas: () => ({
     query: z.object({
       property: z.string().check(z.trim(), z.minLength(1), z.maxLength(300)),

@@ -3,6 +3,8 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { getTransactionHead, updateNotes } from '#db/transactions';
+import { dataOf } from '#api/responses/common';
+import { Transaction } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'updateTransactionNotes',
@@ -10,6 +12,7 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/notes',
   access: 'draft',
   summary: 'Replaces the general notes; null clears them.',
+  response: () => dataOf(Transaction),
   schemas: () => ({ path: uuidPath('transactionId'), body: z.object({ notes: z.nullable(z.string().check(z.maxLength(50_000))) }) }),
   example: { body: { notes: 'Buyer prefers text messages.' } },
   handler: async ({ path, body }, { principal, now }) => {

@@ -7,6 +7,8 @@ import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { changeTransactionStatus } from '#use-cases/change-transaction-status';
 import { InvalidInput } from '#domain/errors';
+import { day } from '#api/responses/common';
+import { Deal, Task } from '#api/responses/deals';
 
 export default defineOperation({
   operationId: 'updateTransactionStatus',
@@ -14,6 +16,7 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/status',
   access: 'actions',
   summary: "Sets a status of the organization's vocabulary and runs its cascade.",
+  response: () => z.object({ data: Deal, changed: z.boolean(), cascade: z.object({ tasksCreated: z.array(Task), keyDatesShifted: z.array(z.object({ keyDateType: z.string(), from: day(), to: day() })) }) }),
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({ status: z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))) }),

@@ -4,6 +4,8 @@ import { defineOperation } from '#api/operation';
 import { description, events, headers, name, url } from '#api/schemas/webhooks';
 import { createWebhook as create, toPublicWebhook } from '#db/webhooks';
 import { assertValidSubscription } from '#events/subscription-rules';
+import { dataOf } from '#api/responses/common';
+import { WebhookSubscriptionWithSecret } from '#api/responses/webhooks';
 
 export default defineOperation({
   operationId: 'createWebhook',
@@ -11,6 +13,7 @@ export default defineOperation({
   path: '/api/v1/webhooks',
   access: 'actions',
   summary: 'Creates a subscription; the response shows the full signing secret once.',
+  response: () => dataOf(WebhookSubscriptionWithSecret),
   schemas: () => ({
     body: z.object({
       name: name(),

@@ -2,6 +2,7 @@
 import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { deleteWebhook as remove } from '#db/webhooks';
+import { deletedOf } from '#api/responses/common';
 
 export default defineOperation({
   operationId: 'deleteWebhook',
@@ -9,6 +10,7 @@ export default defineOperation({
   path: '/api/v1/webhooks/{id}',
   access: 'actions',
   summary: 'Deletes a subscription.',
+  response: () => deletedOf('id'),
   uses: ['table:delete'],
   schemas: () => ({ path: uuidPath('id') }),
   handler: async ({ path }, { principal }) => {

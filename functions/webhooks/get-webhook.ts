@@ -2,6 +2,8 @@
 import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { getWebhook as get, toPublicWebhook } from '#db/webhooks';
+import { dataOf } from '#api/responses/common';
+import { WebhookSubscription } from '#api/responses/webhooks';
 
 export default defineOperation({
   operationId: 'getWebhook',
@@ -9,6 +11,7 @@ export default defineOperation({
   path: '/api/v1/webhooks/{id}',
   access: 'read',
   summary: 'One subscription with its secret masked.',
+  response: () => dataOf(WebhookSubscription),
   schemas: () => ({ path: uuidPath('id') }),
   handler: async ({ path }, { principal }) => ({
     body: { data: toPublicWebhook(await get(principal.orgId, path.id)) },

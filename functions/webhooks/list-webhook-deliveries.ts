@@ -7,6 +7,7 @@ import { defineOperation } from '#api/operation';
 import { int32, uuidPath } from '#api/params';
 import { getWebhook } from '#db/webhooks';
 import { listAttempts } from '#db/webhook-deliveries';
+import { DeliveryAttempt } from '#api/responses/webhooks';
 
 export default defineOperation({
   operationId: 'listWebhookDeliveries',
@@ -14,6 +15,7 @@ export default defineOperation({
   path: '/api/v1/webhooks/{id}/deliveries',
   access: 'read',
   summary: 'Recent delivery attempts with status, latency, error and next retry.',
+  response: () => z.object({ data: z.array(DeliveryAttempt), limit: z.int(), offset: z.int() }),
   schemas: () => ({
     path: uuidPath('id'),
     query: z.object({

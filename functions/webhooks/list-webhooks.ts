@@ -3,6 +3,8 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { boolParam } from '#api/params';
 import { listWebhooks as list, toPublicWebhook } from '#db/webhooks';
+import { listOf } from '#api/responses/common';
+import { WebhookSubscription } from '#api/responses/webhooks';
 
 export default defineOperation({
   operationId: 'listWebhooks',
@@ -10,6 +12,7 @@ export default defineOperation({
   path: '/api/v1/webhooks',
   access: 'read',
   summary: "The organization's webhook subscriptions (secrets masked).",
+  response: () => listOf(WebhookSubscription),
   schemas: () => ({ query: z.object({ includeInactive: z.optional(boolParam()) }) }),
   example: { query: { includeInactive: 'true' } },
   handler: async ({ query }, { principal }) => {

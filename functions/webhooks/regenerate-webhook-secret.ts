@@ -2,6 +2,8 @@
 import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
 import { rotateWebhookSecret, toPublicWebhook } from '#db/webhooks';
+import { dataOf } from '#api/responses/common';
+import { WebhookSubscriptionWithSecret } from '#api/responses/webhooks';
 
 export default defineOperation({
   operationId: 'regenerateWebhookSecret',
@@ -9,6 +11,7 @@ export default defineOperation({
   path: '/api/v1/webhooks/{id}/regenerate-secret',
   access: 'actions',
   summary: 'Rotates the signing secret and returns the new one once.',
+  response: () => dataOf(WebhookSubscriptionWithSecret),
   schemas: () => ({ path: uuidPath('id') }),
   handler: async ({ path }, { principal, now }) => {
     const s = await rotateWebhookSecret(principal.orgId, path.id, now);

@@ -7,6 +7,8 @@ import { uuidPath } from '#api/params';
 import { getWebhook } from '#db/webhooks';
 import { transactWrite } from '#db/transact';
 import { outboxPut } from '#events/outbox';
+import * as z from '#api/zod';
+import { dataOf, id } from '#api/responses/common';
 
 export default defineOperation({
   operationId: 'testWebhook',
@@ -14,6 +16,7 @@ export default defineOperation({
   path: '/api/v1/webhooks/{id}/test',
   access: 'actions',
   summary: 'Sends a webhook.test delivery to the subscription.',
+  response: () => dataOf(z.object({ subscriptionId: id(), eventId: z.string(), eventType: z.literal('webhook.test'), queued: z.literal(true) })),
   schemas: () => ({ path: uuidPath('id') }),
   handler: async ({ path }, { principal, now }) => {
     const s = await getWebhook(principal.orgId, path.id);

@@ -5,6 +5,8 @@ import { int32, uuidPath } from '#api/params';
 import { description, events, headers, name, url } from '#api/schemas/webhooks';
 import { getWebhook as get, replaceWebhook, toPublicWebhook } from '#db/webhooks';
 import { assertValidSubscription } from '#events/subscription-rules';
+import { dataOf } from '#api/responses/common';
+import { WebhookSubscription } from '#api/responses/webhooks';
 
 export default defineOperation({
   operationId: 'updateWebhook',
@@ -12,6 +14,7 @@ export default defineOperation({
   path: '/api/v1/webhooks/{id}',
   access: 'actions',
   summary: 'Replaces a subscription; isActive re-enables one paused by the circuit breaker.',
+  response: () => dataOf(WebhookSubscription),
   schemas: () => ({
     path: uuidPath('id'),
     body: z.object({

@@ -1,7 +1,8 @@
 /**
  * The local stand-in for API Gateway: a Node HTTP server on 127.0.0.1 that builds each request's
  * `APIGatewayProxyEventV2` and invokes the real handler of the route's group (or, for a public route such as a
- * shared link, of its worker). No business rule lives here.
+ * shared link, of its worker), plus the reference page, the OpenAPI document and the MCP endpoint
+ * (lib/local/self-description.ts). No business rule lives here.
  */
 import http from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -11,6 +12,7 @@ import { answerClientError, MISSING_HOST, malformedRequestBody } from '#lib/loca
 import { invokeLocally } from '#lib/local/invoke';
 import { createRouter } from '#lib/local/router';
 import { PUBLIC_ROUTES } from '#lib/public-routes';
+import { serveSelfDescription } from '#lib/local/self-description';
 import { logger } from '#observability/powertools';
 
 /** Routes outside /api/v1 (lib/public-routes.ts), matched before the API's. */
@@ -29,6 +31,7 @@ export interface LocalApi {
 /** Starts the server. @param port 0 picks a free port */
 export async function startLocalApi(opts: { port: number; host?: string }): Promise<LocalApi> {
   const host = opts.host ?? '127.0.0.1';
+  let baseUrl = `http://${host}:${opts.port}`;
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) return refuseMissingHost(req, res);
     const chunks: Buffer[] = [];
@@ -40,6 +43,8 @@ export async function startLocalApi(opts: { port: number; host?: string }): Prom
     req.on('end', async () => {
       if (size > MAX_BODY_BYTES) return send(res, { statusCode: 422, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'validation_error', message: 'Request body too large.', fields: { body: `must be at most ${MAX_BODY_BYTES} bytes` } } }) });
       try {
+        const self = await serveSelfDescription(req, requestUrl(req.url).pathname, Buffer.concat(chunks), baseUrl);
+        if (self) return send(res, self);
         const { route, handlerOf } = await localApiHandlers();
         const pub = publicRoute((req.method ?? 'GET').toUpperCase(), requestUrl(req.url).pathname);
         if (pub) {
@@ -65,9 +70,10 @@ export async function startLocalApi(opts: { port: number; host?: string }): Prom
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve) => server.listen(opts.port, host, resolve));
   const { port } = server.address() as { port: number };
+  baseUrl = `http://${host}:${port}`;
   return {
     server,
-    baseUrl: `http://${host}:${port}`,
+    baseUrl,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

@@ -62,6 +62,14 @@ interface OperationMeta<S extends OperationSchemas> {
   whileFrozen?: boolean;
   /** The input schemas, built on first use. Default: no input. */
   schemas?: () => S;
+  /**
+   * The JSON body of the 200 response, built on first use (shared/api/responses/). It documents the operation in
+   * the OpenAPI document and end-to-end tests check every response against it. A planned operation gives it
+   * where the spec shows the shape. Default: undocumented.
+   */
+  response?: () => z.ZodMiniType;
+  /** The 200 response's description in the OpenAPI document, where the summary does not say enough (e.g. a body that links to a file of another media type). Default: the summary. */
+  responseDescription?: string;
 }
 
 /** `defineOperation`'s argument: metadata, schemas, a handler and optionally a valid example request. */
@@ -94,6 +102,9 @@ export interface Operation<S extends OperationSchemas = OperationSchemas> {
   readonly whileFrozen: boolean;
   /** Builds the schemas (cached by the caller; see `schemasOf`). */
   readonly schemas: () => S;
+  /** Builds the 200 response body's schema, when documented (see `responseOf`). */
+  readonly response?: () => z.ZodMiniType;
+  readonly responseDescription?: string;
   /** Undefined while planned. A method signature, so operations of different schemas share one list type. */
   handler?(input: OperationInput<S>, ctx: RequestContext): Promise<OperationResult>;
   readonly example?: OperationExample<S>;
@@ -117,6 +128,8 @@ function base<S extends OperationSchemas>(def: OperationMeta<S>) {
     uses: def.uses ?? [],
     whileFrozen: def.whileFrozen ?? false,
     schemas: def.schemas ?? (() => ({}) as S),
+    response: def.response,
+    responseDescription: def.responseDescription,
   };
 }
 
@@ -147,6 +160,16 @@ export function schemasOf(op: Operation): OperationSchemas {
   let schemas = built.get(op);
   if (!schemas) built.set(op, (schemas = op.schemas()));
   return schemas;
+}
+
+const builtResponses = new WeakMap<Operation, z.ZodMiniType>();
+
+/** An operation's 200 response-body schema, built once per process; undefined when it documents none. */
+export function responseOf(op: Operation): z.ZodMiniType | undefined {
+  if (!op.response) return undefined;
+  let schema = builtResponses.get(op);
+  if (!schema) builtResponses.set(op, (schema = op.response()));
+  return schema;
 }
 
 /** What `GET /catalog` and the coverage table know of an operation: no schemas, no handler. */

@@ -6,6 +6,7 @@
  * `configureApp` as `bin/app.ts`, cdk-nag findings collected in `validation-report.json` rather than thrown.
  * The webhook, extraction and messaging workers (not API groups) are asserted in their own files; here they only count.
  */
+import { REFERENCE_ROUTES } from '#lib/reference-site';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,9 @@ import { MESSAGING_WORKERS, WEBHOOK_WORKERS } from '#lib/table-access';
 import { PUBLIC_ROUTES } from '#lib/public-routes';
 import { EXTRACTION_STEPS } from '#lib/extraction-definition';
 import { synthesize, type Resource, type Synthesized } from './synth.ts';
+
+/** The reference site's one function (lib/reference-site.ts). */
+const REFERENCE_FUNCTIONS = 1;
 
 const BASE_ACTIONS = [
   'dynamodb:ConditionCheckItem',
@@ -120,9 +124,9 @@ describe('cdk-nag (AwsSolutions)', () => {
 });
 
 describe('HTTP API', () => {
-  it('has exactly one route per operation plus $default and the public routes', () => {
+  it('has exactly one route per operation plus $default, the public routes and the reference site\'s', () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
-    const expected = [...operations.map(routeKeyOf), '$default', ...PUBLIC_ROUTES.map(routeKeyOf)];
+    const expected = [...operations.map(routeKeyOf), '$default', ...PUBLIC_ROUTES.map(routeKeyOf), ...REFERENCE_ROUTES.map((p) => `GET ${p}`)];
     expect(keys.length).toBe(expected.length);
     expect(new Set(keys)).toEqual(new Set(expected));
   });
@@ -135,6 +139,7 @@ describe('HTTP API', () => {
     fnOfRoute.set('$default', fnLogicalId('meta'));
     for (const pub of PUBLIC_ROUTES) fnOfRoute.set(routeKeyOf(pub), logicalIdOf(stack.messaging.workers[pub.worker].fn));
     for (const [, route] of ofType('AWS::ApiGatewayV2::Route')) {
+      if (REFERENCE_ROUTES.some((p) => route.Properties.RouteKey === `GET ${p}`)) continue;
       const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
       expect(fnOfIntegration.get(integrationId), route.Properties.RouteKey).toBe(fnOfRoute.get(route.Properties.RouteKey));
     }
@@ -168,7 +173,7 @@ describe('HTTP API', () => {
 
 describe('functions', () => {
   it('has one Node.js 22 arm64 function per Lambda group, bound to the table', () => {
-    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WORKER_FUNCTIONS + CDK_HELPER_FUNCTIONS);
+    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WORKER_FUNCTIONS + CDK_HELPER_FUNCTIONS + REFERENCE_FUNCTIONS);
     for (const group of lambdaGroups) {
       const fn = resources[fnLogicalId(group)];
       expect(fn.Type).toBe('AWS::Lambda::Function');
@@ -205,8 +210,8 @@ describe('functions', () => {
 
   it('gives every function a log group with retention', () => {
     const logGroups = new Map(ofType('AWS::Logs::LogGroup'));
-    // + API access logs + the extraction state machine's execution logs
-    expect(logGroups.size).toBe(lambdaGroups.length + WORKER_FUNCTIONS + 2);
+    // + API access logs + the extraction state machine's execution logs + the reference site's function
+    expect(logGroups.size).toBe(lambdaGroups.length + WORKER_FUNCTIONS + 2 + REFERENCE_FUNCTIONS);
     for (const [, lg] of logGroups) expect(lg.Properties.RetentionInDays).toBe(30);
     for (const group of lambdaGroups) {
       const ref = resources[fnLogicalId(group)].Properties.LoggingConfig.LogGroup.Ref;

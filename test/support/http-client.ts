@@ -1,10 +1,11 @@
 /**
  * End-to-end harness: a fresh table, the local runtime's HTTP server on 127.0.0.1 (port 0), organizations
- * made with the operator path, and a small `fetch` wrapper.
+ * made with the operator path, and a small `fetch` wrapper that checks every response against docs/openapi.json.
  */
 import { createOrganization } from '#db/orgs';
 import { startLocalApi, type LocalApi } from '#lib/local/http-server';
 import { useTestTable } from './test-table.ts';
+import { assertConforms } from './openapi-conformance.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -44,6 +45,8 @@ export async function startTestApi(): Promise<TestApi> {
       }
       const res = await fetch(api.baseUrl + path, { method, headers, body });
       const text = await res.text();
+      // Every e2e response is checked against the OpenAPI document (status and body).
+      await assertConforms({ method, path, status: res.status, headers: res.headers, text });
       let parsed: any;
       try {
         parsed = text ? JSON.parse(text) : undefined;

@@ -20,6 +20,7 @@
  * made by API writes, reads of outbox and delivery records) shared by `test/e2e/webhooks-delivery*.test.ts`
  * and `bench/webhooks.ts`; it imports nothing from vitest.
  */
+import { assertConforms } from './openapi-conformance.ts';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -281,6 +282,7 @@ export function apiClient(baseUrl: string): Api {
       if (opts.body !== undefined) headers['content-type'] = 'application/json';
       const res = await fetch(api.baseUrl + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
       const text = await res.text();
+      await assertConforms({ method, path, status: res.status, headers: res.headers, text });
       let body: any;
       try {
         body = text ? JSON.parse(text) : undefined;
