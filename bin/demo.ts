@@ -48,7 +48,7 @@ async function main() {
   const scan = process.env.DEMO_SCAN === '1';
   console.log(`1. Filling the official TREC 20-18 (value set "${name}", fictional parties)…`);
   // DEMO_SCAN=1: the same contract as page images only, so the local pipeline reads it with tesseract (~45 s).
-  const pdf = scan ? (await buildFixture(name as keyof typeof VALUE_SETS)).imagePdf : await fillTrec2018(values);
+  const pdf = scan ? await (await buildFixture(name as keyof typeof VALUE_SETS)).imagePdf() : await fillTrec2018(values);
   console.log(`   ${pdf.byteLength} bytes, ${scan ? 'image-only copy (no text layer)' : 'flattened'}`);
 
   console.log('2. Asking for a presigned upload URL and uploading…');

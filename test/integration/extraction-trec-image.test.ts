@@ -26,7 +26,7 @@ describe('TREC 20-18 image-only fixtures → tesseract → fields', () => {
     '%s: recognized, ≥ 90% of fields exact, required fields read',
     async (name) => {
       const fx = await buildFixture(name);
-      const ocr = await localOcr.analyze(fx.imagePdf);
+      const ocr = await localOcr.analyze(await fx.imagePdf());
       expect(Object.values(ocr.methods)).toEqual(Array(11).fill('tesseract'));
 
       const r = extractContract(ocr);
