@@ -3,8 +3,7 @@
  * `bin/app.ts` and the infra tests, so the tests check exactly what `cdk synth` builds.
  */
 import { type App, Validations } from 'aws-cdk-lib';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { parseMessagingSettings } from './messaging/settings.ts';
 import { TransactionCoordinationStack } from './stack.ts';
@@ -17,7 +16,9 @@ export const DEFAULT_STACK_NAME = 'tcs-dev';
  * Adds the stack (one route per operation of `operations`, from lib/registry.ts) and cdk-nag to `app`. Context read:
  * - `stackName` (string, default `tcs-dev`)
  * - `tableDeletionProtection` (`false` to allow deleting the table; default true)
- * - `alarmTopicArn` (SNS topic ARN for alarm notifications; default none)
+ * - `alarmEmail` (email address subscribed to the stack's alarm topic; default none)
+ * - `alarmTopicArn` (an existing SNS topic every alarm notifies too, e.g. a central paging topic; default none)
+ * - `runbookBaseUrl` (address of docs/runbook.md that alarm descriptions link to; default `docs/runbook.md`)
  * - `webhookConcurrency` (reserved concurrency of the webhook delivery function, integer 2–1000; default 10)
  * - `webhookRetrySchedule` (retry delays in seconds, comma-separated, e.g. `60,300,1800`; default the code's
  *   schedule in shared/events/retry-schedule.ts; also sets the delivery queue's `maxReceiveCount`)
@@ -31,6 +32,7 @@ export function configureApp(app: App, operations: readonly ModuleOperation[]): 
   const stackName = String(app.node.tryGetContext('stackName') ?? DEFAULT_STACK_NAME);
   const protection = app.node.tryGetContext('tableDeletionProtection');
   const alarmTopicArn = app.node.tryGetContext('alarmTopicArn') as string | undefined;
+  const alarmEmail = app.node.tryGetContext('alarmEmail') as unknown;
   const concurrency = app.node.tryGetContext('webhookConcurrency');
   const retrySchedule = app.node.tryGetContext('webhookRetrySchedule');
   const breakerThreshold = app.node.tryGetContext('webhookBreakerThreshold');
@@ -58,12 +60,19 @@ export function configureApp(app: App, operations: readonly ModuleOperation[]): 
       breakerThreshold: breakerThreshold === undefined ? undefined : Number(breakerThreshold),
     },
     messaging,
+    alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : String(alarmEmail), // AlarmTopic validates it
+    alarmActions: alarmTopicArn ? [new ImportedTopicAction(alarmTopicArn)] : [],
   });
-  if (alarmTopicArn) {
-    const topic = sns.Topic.fromTopicArn(stack, 'AlarmTopic', alarmTopicArn);
-    for (const alarm of stack.dashboard.alarms) alarm.addAlarmAction(new SnsAction(topic));
-  }
 
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return stack;
+}
+
+/** An alarm action that notifies an existing SNS topic by ARN (context `alarmTopicArn`); no construct is imported. */
+class ImportedTopicAction implements cloudwatch.IAlarmAction {
+  constructor(private readonly topicArn: string) {}
+
+  bind(): cloudwatch.AlarmActionConfig {
+    return { alarmActionArn: this.topicArn };
+  }
 }

@@ -21,8 +21,9 @@
  *   permissions: `*`), `s3:GetObject` on `org/*` for StartOcr (Textract reads the object with the caller's
  *   credentials), `s3:PutObject` / `s3:GetObject` on `ocr/*` for CollectBlocks / ExtractFields, and table actions
  *   only for the steps that call the job repository (lib/table-access.ts).
- * - Alarms: executions failed (> 0 in 15 min), executions timed out (> 0), upload handler errors (> 0 in 15 min);
- *   a dashboard row (`dashboardWidgets`).
+ * - Alarms: system failures (> 0 in 15 min: executions that failed for another reason than the user's file, counted
+ *   from the execution log; an encrypted or non-PDF upload is the user's to fix and does not page), executions timed
+ *   out, aborted or throttled (> 0), upload handler errors (> 0 in 15 min); a dashboard row (`dashboardWidgets`).
  */
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -33,8 +34,11 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import type { ExtractionErrorCode } from '#domain/extraction/types';
 import { OCR_PREFIX } from '#functions/extraction-steps/blocks';
 import { DOCUMENT_PREFIX, EXTRACTION_STEPS, extractionDefinition, STEP_RESOURCE_VARIABLES, STEP_STATE_NAMES, type ExtractionStep } from './extraction-definition.ts';
+import { countLines } from './alarms/log-metric.ts';
+import { withRunbook, type RunbookAnchor } from './alarms/runbook.ts';
 import { ServiceFunction } from './service-function.ts';
 import { DOCUMENT_UPLOADED_TABLE_ACCESS, EXTRACTION_STEP_TABLE_ACCESS, type TableAccess } from './table-access.ts';
 
@@ -76,6 +80,21 @@ const TEXTRACT_ACTIONS: Partial<Record<ExtractionStep, string[]>> = {
   collectBlocks: ['textract:GetDocumentAnalysis'],
 };
 
+/**
+ * Job error codes caused by the user's file (empty, not a PDF, corrupt, password-protected, too many pages, too large,
+ * no readable text): the job fails with the code and a message telling the user what to do, and nobody is paged.
+ * Every other failure (`internal_error`, `ocr_failed`, or an execution that failed outside `MarkFailed`) is a system failure.
+ */
+export const USER_DOCUMENT_ERRORS = [
+  'empty_file',
+  'not_pdf',
+  'corrupt_pdf',
+  'encrypted_pdf',
+  'too_many_pages',
+  'file_too_large',
+  'no_text',
+] as const satisfies readonly ExtractionErrorCode[];
+
 /** Steps that read or write the bucket through shared/ports/blob-store.ts (which reads `DOCUMENTS_BUCKET`). */
 const BLOB_STORE_STEPS: readonly ExtractionStep[] = ['collectBlocks', 'extractFields'];
 
@@ -103,7 +122,7 @@ export class ExtractionPipeline extends Construct {
   readonly logGroup: logs.LogGroup;
   /** S3 ObjectCreated (`org/`) → creates the job → starts an execution (functions/document-uploaded/handler.ts). */
   readonly uploadHandler: ServiceFunction;
-  /** Executions failed, executions timed out, upload handler errors. */
+  /** System failures, executions timed out, aborted, throttled, upload handler errors. */
   readonly alarms: readonly cloudwatch.Alarm[];
 
   constructor(scope: Construct, id: string, props: ExtractionPipelineProps) {
@@ -239,9 +258,9 @@ export class ExtractionPipeline extends Construct {
     acknowledgeNotificationsHandler(stack);
 
     // Alarms.
-    const alarm = (alarmId: string, description: string, metric: cloudwatch.IMetric) =>
+    const alarm = (alarmId: string, description: string, anchor: RunbookAnchor, metric: cloudwatch.IMetric) =>
       new cloudwatch.Alarm(this, alarmId, {
-        alarmDescription: description,
+        alarmDescription: withRunbook(this, description, anchor),
         metric,
         threshold: 0,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -249,22 +268,46 @@ export class ExtractionPipeline extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
     const fifteenMinutes = { period: Duration.minutes(15), statistic: 'Sum' };
+    // The `Failed` state's Error is the job error code (lib/extraction-definition.ts), logged as `details.error`.
+    const systemFailures = countLines(this, 'SystemFailuresFilter', {
+      logGroup: this.logGroup,
+      name: 'ExtractionSystemFailures',
+      pattern: logs.FilterPattern.all(
+        logs.FilterPattern.stringValue('$.type', '=', 'ExecutionFailed'),
+        ...USER_DOCUMENT_ERRORS.map((code) => logs.FilterPattern.stringValue('$.details.error', '!=', code)),
+      ),
+      label: 'system failures',
+    });
     this.alarms = [
       alarm(
-        'ExecutionsFailedAlarm',
-        'Extraction executions failed in the last 15 min. Each failed job ends in the Failed state with its job error code ' +
-          '(document errors such as encrypted_pdf count too); look for internal_error and ocr_failed in the execution log group.',
-        this.stateMachine.metricFailed(fifteenMinutes),
+        'SystemFailuresAlarm',
+        'Extraction executions failed for a system reason in 15 min (internal_error, ocr_failed, or MarkFailed itself failed). ' +
+          `User document errors (${USER_DOCUMENT_ERRORS.join(', ')}) are not counted.`,
+        'extraction-system-failures',
+        systemFailures.with({ period: Duration.minutes(15) }),
       ),
       alarm(
         'ExecutionsTimedOutAlarm',
         'An extraction execution hit its 1-hour timeout: its job may be left running (MarkFailed did not run). Fail the job by hand.',
+        'extraction-executions-timed-out',
         this.stateMachine.metricTimedOut(fifteenMinutes),
       ),
       alarm(
+        'ExecutionsAbortedAlarm',
+        'An extraction execution was stopped (StopExecution): its job may be left running. Find who stopped it and fail or rerun the job.',
+        'extraction-executions-aborted',
+        this.stateMachine.metricAborted(fifteenMinutes),
+      ),
+      alarm(
+        'ExecutionsThrottledAlarm',
+        'Step Functions throttled extraction state transitions (account quota): extractions are delayed.',
+        'extraction-executions-throttled',
+        this.stateMachine.metricThrottled(fifteenMinutes),
+      ),
+      alarm(
         'UploadHandlerErrorsAlarm',
-        'The S3 upload handler failed (after Lambda\'s 2 async retries the notification is dropped): an uploaded document ' +
-          'may have no extraction job. Check the function logs and re-upload.',
+        "The S3 upload handler failed (after Lambda's 2 async retries the notification is dropped): an uploaded document may have no extraction job.",
+        'upload-handler-errors',
         this.uploadHandler.fn.metricErrors(fifteenMinutes),
       ),
     ];

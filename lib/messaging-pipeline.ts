@@ -15,8 +15,9 @@
  *   Messaging), rotated yearly; its policy lets those two services use it from this account only.
  * - `grantCapabilities` turns an API group's `mail:send`, `sms:send` and `schedules:manage` into grants and
  *   environment (see each construct's `grant…`).
- * - Alarms: failure queue and scheduler DLQ not empty, scheduler unable to reach its DLQ, worker errors, SES
- *   account bounce and complaint rates nearing the levels at which SES reviews an account; a dashboard row.
+ * - Alarms: failure queue and scheduler DLQ not empty, a message in either 7 days old (half its retention),
+ *   scheduler unable to reach its DLQ, worker errors, SES account bounce and complaint rates nearing the levels at
+ *   which SES reviews an account, each linked to its runbook section; a dashboard row.
  */
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -28,6 +29,8 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { Capability } from '#api/types';
 import type { ExtractionPipeline } from './extraction-pipeline.ts';
+import { deadLetterAgeAlarm } from './alarms/queue-alarms.ts';
+import { withRunbook, type RunbookAnchor } from './alarms/runbook.ts';
 import { pascal } from './http-api.ts';
 import { InboundMail } from './messaging/inbound-mail.ts';
 import { MailSending } from './messaging/mail-sending.ts';
@@ -80,7 +83,7 @@ export interface MessagingPipelineProps {
 /** The messaging constructs, their workers, failure queue, alarms and dashboard row. */
 export class MessagingPipeline extends Construct {
   readonly workers: Readonly<Record<MessagingWorker, ServiceFunction>>;
-  /** Encrypts the SES events and inbound SMS topics. */
+  /** Encrypts the SES events and inbound SMS topics, and the stack's alarm topic (lib/alarms/alarm-topic.ts). */
   readonly topicKey: kms.Key;
   /** Asynchronous worker invocations that failed after `ASYNC_RETRY_ATTEMPTS` retries (Lambda's destination records). */
   readonly failureQueue: sqs.Queue;
@@ -122,7 +125,7 @@ export class MessagingPipeline extends Construct {
     this.workers = workers;
 
     this.topicKey = new kms.Key(this, 'TopicKey', {
-      description: 'Encrypts the SES events and inbound SMS topics',
+      description: 'Encrypts the SES events and inbound SMS topics (and the alarm topic: lib/alarms/alarm-topic.ts)',
       enableKeyRotation: true,
       // Topics hold messages for seconds; nothing outlives the stack.
       removalPolicy: RemovalPolicy.DESTROY,
@@ -167,9 +170,17 @@ export class MessagingPipeline extends Construct {
   }
 
   private createAlarms(): cloudwatch.Alarm[] {
-    const alarm = (alarmId: string, description: string, metric: cloudwatch.IMetric, threshold = 0) =>
+    const anchors = {
+      WorkerFailuresAlarm: 'messaging-worker-failures',
+      SchedulerDlqAlarm: 'scheduler-dlq',
+      SchedulerDlqUnreachableAlarm: 'scheduler-dlq-unreachable',
+      WorkerErrorsAlarm: 'messaging-worker-errors',
+      SesBounceRateAlarm: 'ses-bounce-rate',
+      SesComplaintRateAlarm: 'ses-complaint-rate',
+    } as const satisfies Record<string, RunbookAnchor>;
+    const alarm = (alarmId: keyof typeof anchors, description: string, metric: cloudwatch.IMetric, threshold = 0) =>
       new cloudwatch.Alarm(this, alarmId, {
-        alarmDescription: description,
+        alarmDescription: withRunbook(this, description, anchors[alarmId]),
         metric,
         threshold,
         comparisonOperator: threshold === 0 ? cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD : cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -221,6 +232,10 @@ export class MessagingPipeline extends Construct {
         sesReputation('Reputation.ComplaintRate'),
         MESSAGING_ALARM_THRESHOLDS.complaintRate,
       ),
+      deadLetterAgeAlarm(this, 'DlqAgeAlarm', [
+        { label: 'messaging worker failure queue', queue: this.failureQueue },
+        { label: 'scheduler DLQ', queue: this.scheduler.deadLetterQueue },
+      ]),
     ];
   }
 

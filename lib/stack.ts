@@ -3,14 +3,18 @@
  * table with that group's actions), the HTTP API routing every operation, the webhook pipeline
  * (stream fan-out, delivery queue and worker), the extraction pipeline (documents bucket, S3 upload trigger,
  * Step Functions OCR + extraction), the messaging pipeline (SES, SMS, scheduled sends, inbound mail and texts,
- * public document links), workspace deletion and export (lib/workspace-lifecycle.ts), and the on-call dashboard.
+ * public document links), workspace deletion and export (lib/workspace-lifecycle.ts), the on-call dashboard and
+ * alarms, and the alarm topic every alarm notifies on ALARM and OK (lib/alarms/, runbook: docs/runbook.md).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { AspectPriority, Aspects, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
 import { LAMBDA_GROUPS, type Capability, type LambdaGroup } from '#api/types';
+import { AlarmTopic, NotifyEveryAlarm } from './alarms/alarm-topic.ts';
+import { ApiAlarms } from './alarms/api-alarms.ts';
+import { TableAlarms } from './alarms/table-alarms.ts';
 import { ServiceDashboard } from './dashboard.ts';
 import { ExtractionPipeline } from './extraction-pipeline.ts';
 import { MessagingPipeline } from './messaging-pipeline.ts';
@@ -38,7 +42,9 @@ export interface TransactionCoordinationStackProps extends StackProps {
   readonly operations: readonly ModuleOperation[];
   /** Table deletion protection. Default true. */
   readonly tableDeletionProtection?: boolean;
-  /** Alarm notification targets. Default none. */
+  /** Address subscribed by email to the alarm topic (context `alarmEmail`). Default none. */
+  readonly alarmEmail?: string;
+  /** Further notification targets of every alarm, besides the alarm topic (e.g. an existing paging topic). Default none. */
   readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
   /** Webhook pipeline knobs (delivery concurrency, retry schedule, breaker threshold). Default: code defaults. */
   readonly webhooks?: Pick<WebhookPipelineProps, 'deliveryConcurrency' | 'retrySchedule' | 'breakerThreshold'>;
@@ -73,6 +79,12 @@ export class TransactionCoordinationStack extends Stack {
   readonly lifecycle: WorkspaceLifecycle;
   /** On-call dashboard and alarms (`dashboard.alarms`). */
   readonly dashboard: ServiceDashboard;
+  /** API alarms: 5xx without 501, p99 latency, 4xx and 429 surges, API function throttles. */
+  readonly apiAlarms: ApiAlarms;
+  /** DynamoDB system errors and throttled requests. */
+  readonly tableAlarms: TableAlarms;
+  /** SNS topic every alarm notifies on ALARM and OK (wired by the `NotifyEveryAlarm` aspect). */
+  readonly alarmTopic: AlarmTopic;
 
   constructor(scope: Construct, id: string, props: TransactionCoordinationStackProps) {
     super(scope, id, props);
@@ -142,18 +154,33 @@ export class TransactionCoordinationStack extends Stack {
       this.messaging.grantCapabilities(fn, uses, publicBaseUrl);
     }
 
+    const apiAlarms = (this.apiAlarms = new ApiAlarms(this, 'ApiAlarms', {
+      api: this.httpApi.api,
+      accessLogs: this.httpApi.accessLogs,
+      functions: [
+        ...[...functions].map(([group, f]) => ({ label: group, fn: f.fn })),
+        ...[...new Set(PUBLIC_ROUTES.map((r) => r.worker))].map((worker) => ({ label: worker, fn: this.messaging.workers[worker].fn })),
+      ],
+    }));
+    const tableAlarms = (this.tableAlarms = new TableAlarms(this, 'TableAlarms', { table: this.table.table }));
     this.dashboard = new ServiceDashboard(this, 'OnCall', {
       functions: [...functions].map(([group, f]) => ({ group, fn: f.fn })),
       api: this.httpApi.api,
       table: this.table.table,
-      alarmActions: props.alarmActions,
       sections: [
+        { alarms: apiAlarms.alarms, widgets: apiAlarms.dashboardWidgets() },
+        { alarms: tableAlarms.alarms, widgets: [] },
         { alarms: this.webhooks.alarms, widgets: this.webhooks.dashboardWidgets() },
         { alarms: this.extraction.alarms, widgets: this.extraction.dashboardWidgets() },
         { alarms: this.messaging.alarms, widgets: this.messaging.dashboardWidgets() },
       ],
     });
 
+    // Last, and at synthesis: every alarm of the stack, including any added after this line, notifies the topic.
+    this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { masterKey: this.messaging.topicKey, email: props.alarmEmail });
+    Aspects.of(this).add(new NotifyEveryAlarm([this.alarmTopic.action, ...(props.alarmActions ?? [])]), { priority: AspectPriority.MUTATING });
+
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topic.topicArn, description: 'SNS topic every alarm notifies (ALARM and OK)' });
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Invoke URL of the HTTP API ($default stage)' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The single DynamoDB table' });
     new CfnOutput(this, 'DocumentsBucketName', { value: this.extraction.bucket.bucketName, description: 'Uploaded documents and OCR blocks files' });

@@ -9,7 +9,8 @@
  * Retries of one delivery follow `shared/events/retry-schedule.ts`: the delivery function sets the failed
  * message's visibility to the next delay itself, and the queue's `maxReceiveCount` equals `maxAttempts()` of the
  * same schedule, so SQS dead-letters a message exactly when its attempts are spent. The pipeline owns its
- * alarms (both DLQs non-empty, fan-out falling behind the stream) and a dashboard section.
+ * alarms (both DLQs non-empty, a dead-letter message near expiry, fan-out falling behind the stream, the delivery
+ * queue's oldest message waiting too long, worker errors), each linked to its runbook section, and a dashboard section.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -19,6 +20,8 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { maxAttempts, retryScheduleSeconds } from '#events/retry-schedule';
+import { deadLetterAgeAlarm } from './alarms/queue-alarms.ts';
+import { withRunbook, type RunbookAnchor } from './alarms/runbook.ts';
 import { ServiceFunction } from './service-function.ts';
 import { WEBHOOK_DELIVERY_TABLE_ACCESS, WEBHOOK_FANOUT_TABLE_ACCESS, type WebhookWorker } from './table-access.ts';
 
@@ -32,6 +35,21 @@ export const DEFAULT_WEBHOOK_CONCURRENCY = 10;
 const DELIVERY_RETENTION_DAYS = 4;
 /** Largest jitter factor `retryDelaySeconds` applies (+20 %). */
 const MAX_JITTER = 1.2;
+/** Floor of the delivery queue's oldest-message alarm (s). */
+const MIN_QUEUE_AGE_ALARM_SECONDS = 3600;
+/** Webhook worker errors (crash, timeout; a failed POST is a batch item failure, not an error) in 15 min that alarm. */
+export const WEBHOOK_WORKER_ERRORS_THRESHOLD = 3;
+
+/**
+ * Age (s) of the delivery queue's oldest message that alarms: above the first two retry delays (+20 % jitter) plus
+ * three visibility timeouts, and at least 1 hour. SQS leaves a message received three times out of
+ * `ApproximateAgeOfOldestMessage` (Amazon SQS Developer Guide, "Available CloudWatch metrics for Amazon SQS"), so
+ * the hours-long later retries do not keep the metric high; a message that was never received does.
+ */
+export function deliveryQueueAgeAlarmSeconds(schedule: readonly number[]): number {
+  const firstTwo = (schedule[0] ?? 0) + (schedule[1] ?? 0);
+  return Math.max(MIN_QUEUE_AGE_ALARM_SECONDS, Math.ceil(firstTwo * MAX_JITTER) + 3 * DELIVERY_VISIBILITY_TIMEOUT_SECONDS);
+}
 
 /** Inputs of `WebhookPipeline`. */
 export interface WebhookPipelineProps {
@@ -67,7 +85,7 @@ export class WebhookPipeline extends Construct {
   readonly fanout: ServiceFunction;
   /** Queue consumer: signs and POSTs, records attempts, schedules retries. */
   readonly delivery: ServiceFunction;
-  /** DLQ depth (delivery, fan-out) and fan-out iterator age alarms. */
+  /** DLQ depth (delivery, fan-out), DLQ age, fan-out iterator age, delivery queue age, worker errors. */
   readonly alarms: readonly cloudwatch.Alarm[];
 
   constructor(scope: Construct, id: string, props: WebhookPipelineProps) {
@@ -176,28 +194,53 @@ export class WebhookPipeline extends Construct {
     );
 
     // Alarms.
-    const dlqAlarm = (alarmId: string, queue: sqs.IQueue, what: string) =>
+    const fiveMinutes = Duration.minutes(5);
+    const alarm = (alarmId: string, description: string, anchor: RunbookAnchor, metric: cloudwatch.IMetric, threshold = 0, evaluationPeriods = 1) =>
       new cloudwatch.Alarm(this, alarmId, {
-        alarmDescription: `${what}: at least one message in its dead-letter queue. Inspect the messages, fix the cause, then redrive.`,
-        metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-        threshold: 0,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
+        alarmDescription: withRunbook(this, description, anchor),
+        metric,
+        threshold,
+        comparisonOperator: threshold === 0 ? cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD : cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
+    const depth = (queue: sqs.IQueue) => queue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' });
+    const queueAge = deliveryQueueAgeAlarmSeconds(schedule);
+    const fifteenMinutes = { period: Duration.minutes(15), statistic: 'Sum' };
     this.alarms = [
-      dlqAlarm('DeliveryDlqAlarm', this.deadLetterQueue, 'Webhook delivery gave up (all retries failed)'),
-      dlqAlarm('FanoutDlqAlarm', this.fanoutDeadLetterQueue, 'Webhook fan-out skipped stream records (10 retries or 1 day)'),
-      new cloudwatch.Alarm(this, 'FanoutIteratorAgeAlarm', {
-        alarmDescription:
-          'Webhook fan-out is more than 5 min behind the table stream (records older than 1 day are skipped to the fan-out DLQ). ' +
-          'Check the fan-out function errors and logs.',
-        metric: this.fanout.fn.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
-        threshold: Duration.minutes(5).toMilliseconds(),
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
+      alarm('DeliveryDlqAlarm', 'Webhook delivery gave up (all retries failed): at least one message in its dead-letter queue.', 'webhook-delivery-dlq', depth(this.deadLetterQueue)),
+      alarm('FanoutDlqAlarm', 'Webhook fan-out skipped stream records (10 retries or 1 day): at least one message in its dead-letter queue.', 'webhook-fan-out-dlq', depth(this.fanoutDeadLetterQueue)),
+      alarm(
+        'FanoutIteratorAgeAlarm',
+        'Webhook fan-out is more than 5 min behind the table stream (records older than 1 day are skipped to the fan-out DLQ).',
+        'webhook-fan-out-lag',
+        this.fanout.fn.metric('IteratorAge', { period: fiveMinutes, statistic: 'Maximum' }),
+        Duration.minutes(5).toMilliseconds(),
+      ),
+      alarm(
+        'DeliveryQueueAgeAlarm',
+        `Webhook delivery queue: a message not yet retried twice has waited >= ${queueAge} s for 15 min (deliveries are not being picked up).`,
+        'webhook-delivery-queue-age',
+        this.queue.metricApproximateAgeOfOldestMessage({ period: fiveMinutes, statistic: 'Maximum' }),
+        queueAge,
+        3,
+      ),
+      alarm(
+        'WorkerErrorsAlarm',
+        `Webhook workers: >= ${WEBHOOK_WORKER_ERRORS_THRESHOLD} fan-out or delivery function errors (crash, timeout, OOM) in 15 min.`,
+        'webhook-worker-errors',
+        new cloudwatch.MathExpression({
+          expression: 'delivery + fanout',
+          usingMetrics: { delivery: this.delivery.fn.metricErrors(fifteenMinutes), fanout: this.fanout.fn.metricErrors(fifteenMinutes) },
+          period: Duration.minutes(15),
+          label: 'webhook worker errors',
+        }),
+        WEBHOOK_WORKER_ERRORS_THRESHOLD,
+      ),
+      deadLetterAgeAlarm(this, 'DlqAgeAlarm', [
+        { label: 'webhook delivery DLQ', queue: this.deadLetterQueue },
+        { label: 'webhook fan-out DLQ', queue: this.fanoutDeadLetterQueue },
+      ]),
     ];
   }
 
@@ -217,7 +260,7 @@ export class WebhookPipeline extends Construct {
         leftYAxis: { min: 0, showUnits: false },
       }),
       new cloudwatch.GraphWidget({
-        // Retries wait hours by design, so this is a trend, not an alarm.
+        // Later retries wait hours by design; the alarm (DeliveryQueueAgeAlarm) ignores messages received 3 times.
         title: 'Webhook queue: oldest message age (s)',
         width: 6,
         left: [this.queue.metricApproximateAgeOfOldestMessage({ ...minute, statistic: 'Maximum', label: 'oldest' })],

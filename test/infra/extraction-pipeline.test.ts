@@ -292,9 +292,9 @@ describe('API groups', () => {
 });
 
 describe('alarms and dashboard', () => {
-  it('alarms on failed executions (> 0 in 15 min), timed-out executions, and upload handler errors', () => {
+  it('alarms on system failures (asserted in alarms.test.ts), timed-out, aborted and throttled executions, and upload handler errors', () => {
     const sm = { Ref: idOf(pipeline().stateMachine) };
-    for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut']) {
+    for (const metric of ['ExecutionsTimedOut', 'ExecutionsAborted', 'ExecutionThrottled']) {
       s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'AWS/States',
         MetricName: metric,
@@ -314,7 +314,7 @@ describe('alarms and dashboard', () => {
   });
 
   it('lists its alarms with the dashboard alarms and adds a row of graphs', () => {
-    expect(pipeline().alarms).toHaveLength(3);
+    expect(pipeline().alarms).toHaveLength(5);
     for (const alarm of pipeline().alarms) expect(s.stack.dashboard.alarms).toContain(alarm);
     const [[, dashboard]] = s.ofType('AWS::CloudWatch::Dashboard');
     const body = JSON.stringify(dashboard.Properties.DashboardBody);

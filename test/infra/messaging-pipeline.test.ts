@@ -251,13 +251,13 @@ describe('SMS', () => {
 });
 
 describe('topic key', () => {
-  it('rotates, and lets SES and End User Messaging of this account encrypt for the topics', () => {
+  it('rotates, and lets SES, End User Messaging and CloudWatch alarms (the alarm topic) of this account encrypt for the topics', () => {
     const key = s.resources[idOf(m().topicKey)];
     expect(key.Properties.EnableKeyRotation).toBe(true);
     const statements = key.Properties.KeyPolicy.Statement as Statement[];
     const services = statements.filter((st) => st.Principal?.Service);
     expect(services).toHaveLength(1); // one statement for both (the policies are minimized)
-    expect([services[0].Principal!.Service].flat().sort()).toEqual(['ses.amazonaws.com', 'sms-voice.amazonaws.com']);
+    expect([services[0].Principal!.Service].flat().sort()).toEqual(['cloudwatch.amazonaws.com', 'ses.amazonaws.com', 'sms-voice.amazonaws.com']);
     expect(services[0]).toMatchObject({ Effect: 'Allow', Resource: '*', Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } } });
     expect(actionsOf(services[0]).sort()).toEqual(['kms:Decrypt', 'kms:GenerateDataKey*']);
   });
@@ -419,7 +419,7 @@ describe('alarms and dashboard', () => {
   });
 
   it('lists its alarms with the dashboard alarms and adds a row of graphs', () => {
-    expect(m().alarms).toHaveLength(6);
+    expect(m().alarms).toHaveLength(7);
     for (const alarm of m().alarms) expect(s.stack.dashboard.alarms).toContain(alarm);
     const [[, dashboard]] = s.ofType('AWS::CloudWatch::Dashboard');
     const body = json(dashboard.Properties.DashboardBody);

@@ -42,16 +42,20 @@ const BATCH_GET_GROUPS = new Set(['tasks']);
 
 const operations = await loadOperations();
 const lambdaGroups = await loadGroups();
-/** Alarms the webhook pipeline adds: both DLQs' depth and the fan-out iterator age. */
-const WEBHOOK_ALARMS = 3;
-/** Alarms the extraction pipeline adds: executions failed, executions timed out, upload handler errors. */
-const EXTRACTION_ALARMS = 3;
+/** Alarms the webhook pipeline adds: both DLQs' depth, DLQ age, fan-out iterator age, delivery queue age, worker errors. */
+const WEBHOOK_ALARMS = 6;
+/** Alarms the extraction pipeline adds: system failures, executions timed out, aborted, throttled, upload handler errors. */
+const EXTRACTION_ALARMS = 5;
 /** Functions the extraction pipeline adds (asserted in extraction-pipeline.test.ts): six steps + the upload trigger. */
 const EXTRACTION_FUNCTIONS = EXTRACTION_STEPS.length + 1;
 /** CDK's BucketNotificationsHandler (installs the S3 → Lambda notification): a function without a log group. */
 const CDK_HELPER_FUNCTIONS = 1;
 /** Alarms the messaging pipeline adds (asserted in messaging-pipeline.test.ts). */
-const MESSAGING_ALARMS = 6;
+const MESSAGING_ALARMS = 7;
+/** DynamoDB system errors and throttled requests (asserted in alarms.test.ts). */
+const TABLE_ALARMS = 2;
+/** API alarms (asserted in alarms.test.ts): 5xx, p99 latency, 4xx surge, 429 surge, then throttles of 10 functions per alarm. */
+const apiAlarmCount = (apiFunctions: number) => 4 + Math.ceil(apiFunctions / 10);
 /** Functions the workspace lifecycle adds (asserted in workspace-lifecycle.test.ts): purge and export. */
 const LIFECYCLE_FUNCTIONS = 2;
 /** Workers that are not API groups: webhook, extraction, messaging and workspace-lifecycle functions. */
@@ -278,8 +282,9 @@ describe('table', () => {
 describe('operations', () => {
   it('alarms on API 5xx and on each function’s errors, and has one dashboard', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
-    expect(alarms).toHaveLength(lambdaGroups.length + 1 + WEBHOOK_ALARMS + EXTRACTION_ALARMS + MESSAGING_ALARMS);
-    const api5xx = alarms.filter((a) => a.Metrics?.some((m: { MetricStat?: { Metric: { MetricName: string } } }) => m.MetricStat?.Metric.MetricName === '5xx'));
+    const apiFunctions = lambdaGroups.length + new Set(PUBLIC_ROUTES.map((r) => r.worker)).size;
+    expect(alarms).toHaveLength(lambdaGroups.length + apiAlarmCount(apiFunctions) + TABLE_ALARMS + WEBHOOK_ALARMS + EXTRACTION_ALARMS + MESSAGING_ALARMS);
+    const api5xx = alarms.filter((a) => a.Metrics?.some((m: { MetricStat?: { Metric: { MetricName: string } } }) => m.MetricStat?.Metric.MetricName === 'tcs-dev-Api5xxExcluding501'));
     expect(api5xx).toHaveLength(1);
     for (const group of lambdaGroups) {
       const mine = alarms.filter(

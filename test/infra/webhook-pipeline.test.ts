@@ -203,7 +203,14 @@ describe('alarms and dashboard', () => {
     });
   });
 
-  it('lists the pipeline alarms with the dashboard alarms (so alarmTopicArn notifies them too) and charts the queues', () => {
+  it('alarms on >= 3 errors of the fan-out and delivery functions together in 15 minutes', () => {
+    const [[, alarm]] = s.ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.Metrics?.some((x: { Label?: string }) => x.Label === 'webhook worker errors'));
+    expect(alarm.Properties.Threshold).toBe(3);
+    const fns = alarm.Properties.Metrics.filter((x: { MetricStat?: unknown }) => x.MetricStat).map((x: any) => x.MetricStat.Metric.Dimensions[0].Value.Ref);
+    expect(fns.sort()).toEqual([ids().delivery, ids().fanout].sort());
+  });
+
+  it('lists the pipeline alarms with the dashboard alarms (shown in its status widget) and charts the queues', () => {
     for (const alarm of s.stack.webhooks.alarms) expect(s.stack.dashboard.alarms).toContain(alarm);
     const [[, dashboard]] = s.ofType('AWS::CloudWatch::Dashboard');
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
