@@ -195,12 +195,13 @@ export class WebhookPipeline extends Construct {
 
     // Alarms.
     const fiveMinutes = Duration.minutes(5);
-    const alarm = (alarmId: string, description: string, anchor: RunbookAnchor, metric: cloudwatch.IMetric, threshold = 0, evaluationPeriods = 1) =>
+    /** Alarms above `threshold` (a count: at or above it, except 0: above it). */
+    const alarm = (alarmId: string, description: string, anchor: RunbookAnchor, metric: cloudwatch.IMetric, threshold = 0, evaluationPeriods = 1, strictlyAbove = threshold === 0) =>
       new cloudwatch.Alarm(this, alarmId, {
         alarmDescription: withRunbook(this, description, anchor),
         metric,
         threshold,
-        comparisonOperator: threshold === 0 ? cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD : cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        comparisonOperator: strictlyAbove ? cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD : cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
@@ -216,6 +217,8 @@ export class WebhookPipeline extends Construct {
         'webhook-fan-out-lag',
         this.fanout.fn.metric('IteratorAge', { period: fiveMinutes, statistic: 'Maximum' }),
         Duration.minutes(5).toMilliseconds(),
+        1,
+        true,
       ),
       alarm(
         'DeliveryQueueAgeAlarm',

@@ -187,7 +187,9 @@ describe('API alarms', () => {
     expect(metricsOf(clientErrors).map((m: any) => m.MetricName)).toEqual(expect.arrayContaining(['4xx', 'Count']));
     expect(clientErrors).toMatchObject({ Threshold: API_ALARM_THRESHOLDS.clientErrorPercent, EvaluationPeriods: 3 });
     s.template.hasResourceProperties('AWS::Logs::MetricFilter', { FilterPattern: '{ $.status = "429" }' });
-    expect(byId('Api429SurgeAlarm')).toMatchObject({ MetricName: 'tcs-dev-Api429', Threshold: API_ALARM_THRESHOLDS.rateLimited, EvaluationPeriods: 2 });
+    const rateLimited = byId('Api429SurgeAlarm');
+    expect(metricsOf(rateLimited)).toEqual([{ Namespace: 'TransactionCoordination/Logs', MetricName: 'tcs-dev-Api429' }]);
+    expect(rateLimited).toMatchObject({ Threshold: API_ALARM_THRESHOLDS.rateLimited, EvaluationPeriods: 2 });
   });
 
   it('alarms on throttles of every API function (and the public-links worker), at most 10 per alarm', () => {
@@ -259,7 +261,11 @@ describe('extraction alarms', () => {
     expect(pattern).toContain('$.type = "ExecutionFailed"');
     for (const code of USER_DOCUMENT_ERRORS) expect(pattern).toContain(`$.details.error != "${code}"`);
     expect(pattern).not.toContain('internal_error');
-    s.template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'tcs-dev-ExtractionSystemFailures', Statistic: 'Sum', Period: 900, Threshold: 0 });
+    const systemFailures = alarmOf(s.stack.extraction.alarms[0]);
+    expect(systemFailures.Metrics).toEqual([
+      expect.objectContaining({ MetricStat: { Metric: { Namespace: 'TransactionCoordination/Logs', MetricName: 'tcs-dev-ExtractionSystemFailures' }, Period: 900, Stat: 'Sum' } }),
+    ]);
+    expect(systemFailures).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
     // No alarm counts every failed execution any more.
     for (const [, alarm] of alarms) expect(alarm.Properties.MetricName).not.toBe('ExecutionsFailed');
   });
