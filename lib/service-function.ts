@@ -14,6 +14,7 @@ import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import type { Capability } from '#api/types';
 import type { TableAccess } from './table-access.ts';
+import { responseSchemaAliases } from './bundling/no-response-schemas.ts';
 
 /** Lets an ESM bundle load CommonJS dependencies that call `require` (the AWS SDK's transitive deps do). */
 const REQUIRE_SHIM = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
@@ -38,6 +39,7 @@ export function bundlingAliases(xraySdk: boolean): Record<string, string> {
     '#ports/mail/local': NO_LOCAL_ADAPTERS_SHIM,
     '#ports/sms/local': NO_LOCAL_ADAPTERS_SHIM,
     '#ports/scheduler/local': NO_LOCAL_ADAPTERS_SHIM,
+    ...responseSchemaAliases(),
     ...(!xraySdk && { '#observability/xray': NO_XRAY_SHIM }),
   };
 }

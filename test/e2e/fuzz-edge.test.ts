@@ -7,7 +7,7 @@
  * minus the pipeline's own per-request items, test/support/table-snapshot.ts).
  *
  * Deterministic: a fixed seed per operation (`FUZZ_SEED`, default 8008, mixed with the operation id) and
- * `FUZZ_RUNS` generated cases per operation (default 5, so `npm test` stays within its time budget), plus a few fixed cases per operation. The request
+ * `FUZZ_RUNS` generated cases per operation (default 10), plus a few fixed cases per operation. The request
  * clock advances 1.5 s per request, so no key ever reaches its rate limit. Each operation gets a fresh table.
  * A failure names the operation and prints the shrunk mutations, the request sent and the answer.
  */
@@ -30,7 +30,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startLocalMessaging, type LocalMessaging } from '#lib/local/messaging';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 5);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
 const SEED = Number(process.env.FUZZ_SEED ?? 8008);
 /** `FUZZ_SURVEY=1` records every violation and goes on (no shrinking), then lists them: to survey a build. */
 const SURVEY = process.env.FUZZ_SURVEY === '1';
