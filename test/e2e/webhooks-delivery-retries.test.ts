@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { sqs } from '#ports/sqs';
 import { CIRCUIT_BREAKER_THRESHOLD } from '#db/webhooks';
+import { retryScheduleSeconds } from '#events/retry-schedule';
 import type { DeliveryMessage } from '#db/webhook-deliveries';
 import { deliveryRecords, listAllAttempts, outboxEvents, until, type Behaviour } from '../support/webhook-receiver.ts';
 import { setupSubscribedDeal, useCleanups } from '../support/runtime-harness.ts';
@@ -46,7 +47,13 @@ describe('webhook delivery to an unreliable endpoint', () => {
     // A timed-out request was processed by the receiver, so its retry is a duplicate the dedupe drops.
     expect(r.stats.duplicates).toBeGreaterThan(0);
     expect([...r.received.values()].some((e) => e.attempts > 1)).toBe(true);
-    expect([...(await deliveryRecords(h.org.orgId, h.sub.id)).values()].every((d) => d.status === 'succeeded')).toBe(true);
+    // Every record succeeded, unless all its attempts failed at the sender (1 first + one per retry-schedule step):
+    // at 40 % failure that is ~0.4^7 per event, and the receiver may still hold the event from an attempt that
+    // timed out at the sender only. Nothing is left in any other state.
+    const maxAttempts = retryScheduleSeconds().length + 1;
+    const records = [...(await deliveryRecords(h.org.orgId, h.sub.id)).values()];
+    for (const d of records) expect(d.status === 'succeeded' || (d.status === 'failed' && d.attemptCount === maxAttempts), JSON.stringify(d)).toBe(true);
+    expect(records.filter((d) => d.status === 'succeeded').length).toBeGreaterThanOrEqual(38);
     expect(CIRCUIT_BREAKER_THRESHOLD).toBe(20);
 
     const attempts = await listAllAttempts(h.api, h.org.keys.read, h.sub.id);
