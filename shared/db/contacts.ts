@@ -13,6 +13,7 @@
 import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '#db/client';
+import { queryUpTo } from '#db/query-up-to';
 import { txnPk } from '#db/keys';
 import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transact';
 import { outboxPut, type Actor } from '#events/outbox';
@@ -270,18 +271,6 @@ export async function listContacts(orgId: string, opts: { q?: string; type?: Con
   const found = await queryUpTo(input, wanted);
   const start = (opts.page - 1) * opts.pageSize;
   return { data: found.slice(start, start + opts.pageSize).map(toContact), page: opts.page, pageSize: opts.pageSize, hasMore: found.length > start + opts.pageSize };
-}
-
-/** Reads pages of `input` until `wanted` items (after filtering) are in hand or the index is exhausted. */
-async function queryUpTo(input: QueryCommandInput, wanted: number): Promise<Record<string, any>[]> {
-  const found: Record<string, any>[] = [];
-  let ExclusiveStartKey: Record<string, any> | undefined;
-  do {
-    const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey }));
-    found.push(...(out.Items ?? []));
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey && found.length < wanted);
-  return found;
 }
 
 /**

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
+import { queryUpTo } from '#db/query-up-to';
 import { gsi1, gsi2, txnPk } from '#db/keys';
 import { transactWrite, type TransactItem } from '#db/transact';
 import { outboxPut, type Actor } from '#events/outbox';
@@ -235,13 +236,7 @@ export async function listTransactions(orgId: string, opts: { q?: string; status
       ? { FilterExpression: 'contains(searchText, :q)', ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ':q': q } }
       : { Limit: wanted }),
   };
-  const found: Record<string, any>[] = [];
-  let ExclusiveStartKey: Record<string, any> | undefined;
-  do {
-    const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey }));
-    found.push(...(out.Items ?? []));
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey && found.length < wanted);
+  const found = await queryUpTo(input, wanted);
   const start = (opts.page - 1) * opts.pageSize;
   return {
     data: found.slice(start, start + opts.pageSize).map(toTransaction),
