@@ -29,6 +29,14 @@ export interface Task {
   createdBy: string | null;
 }
 
+/** What a new task says; {@link newOpenTask} sets the rest. */
+export type NewTaskFields = Pick<Task, 'id' | 'transactionId' | 'title' | 'description' | 'dueDate' | 'priority' | 'assigneeUserId' | 'linkedMilestoneName' | 'dueOffsetDays'>;
+
+/** A new open task on `deal`, created by `actor` at `now` (status, completion and audit fields set here). */
+export function newOpenTask(deal: { address: string }, actor: Actor, now: Date, fields: NewTaskFields): Task {
+  return { ...fields, status: 'open', completedAt: null, completedBy: null, completionNote: null, address: deal.address, createdAt: now.toISOString(), createdBy: actor.userId };
+}
+
 const NO_DUE_DATE = '9999-12-31';
 
 /** Open-task index entry (absent once completed: the index is sparse). */

@@ -14,7 +14,7 @@ import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transa
 import { outboxPut, type Actor } from '#events/outbox';
 import { createTransaction, getDeal, touchTransaction, type Deal, type Transaction } from '#db/transactions';
 import { planKeyDateWrites } from '#db/key-dates';
-import { taskCreateItems, type Task } from '#db/task-items';
+import { newOpenTask, taskCreateItems, type Task } from '#db/task-items';
 import { contactCreateItems, splitName, type Contact } from '#db/contacts';
 import { getJob, jobAppliedUpdate, type ExtractionJob } from '#db/extraction-jobs';
 import { attachDocumentUpdate, documentEventData, findDocument, nextDocumentOrder, type DocumentRecord } from '#db/documents';
@@ -181,7 +181,7 @@ function dealWritesSync(
   const titles = new Set(deal.tasks.map((t) => t.title.toLowerCase()));
   for (const s of plannedStarterTasks(dates)) {
     if (titles.has(s.title.toLowerCase())) continue;
-    const task: Task = {
+    const task = newOpenTask(deal, actor, now, {
       id: randomUUID(),
       transactionId: deal.id,
       title: s.title,
@@ -191,14 +191,7 @@ function dealWritesSync(
       assigneeUserId: null,
       linkedMilestoneName: s.linkedKeyDate,
       dueOffsetDays: s.offsetDays,
-      status: 'open',
-      completedAt: null,
-      completedBy: null,
-      completionNote: null,
-      address: deal.address,
-      createdAt: now.toISOString(),
-      createdBy: actor.userId,
-    };
+    });
     items.push(...taskCreateItems(actor, task, now));
   }
 

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { byDue, getDeal, RECENT_ACTIVITY, statusAttributes, touchTransaction, type Deal } from '#db/transactions';
 import { getStatusVocabulary } from '#db/statuses';
 import { planKeyDateWrites } from '#db/key-dates';
-import { taskCreateItems, type Task } from '#db/task-items';
+import { newOpenTask, taskCreateItems, type Task } from '#db/task-items';
 import { activityPut } from '#db/activity';
 import { transactWrite, MAX_TRANSACT_ITEMS } from '#db/transact';
 import { outboxPut, type Actor } from '#events/outbox';
@@ -56,24 +56,19 @@ async function applyStatus(actor: Actor, deal: Deal, def: StatusDefinition, now:
     plan.shifts.map((s) => ({ keyDateType: s.keyDateType, dateValue: s.to, source: 'status cascade', calculationNotes: `${s.note}: ${s.from} → ${s.to}` })),
     now,
   );
-  const tasks: Task[] = plan.tasks.map((p) => ({
-    id: randomUUID(),
-    transactionId: deal.id,
-    title: p.title,
-    description: p.description ?? null,
-    dueDate: p.dueDate,
-    priority: p.priority ?? null,
-    assigneeUserId: null,
-    linkedMilestoneName: p.linkedMilestoneName ?? null,
-    dueOffsetDays: p.dueOffsetDays ?? null,
-    status: 'open',
-    completedAt: null,
-    completedBy: null,
-    completionNote: null,
-    address: deal.address,
-    createdAt: now.toISOString(),
-    createdBy: actor.userId,
-  }));
+  const tasks: Task[] = plan.tasks.map((p) =>
+    newOpenTask(deal, actor, now, {
+      id: randomUUID(),
+      transactionId: deal.id,
+      title: p.title,
+      description: p.description ?? null,
+      dueDate: p.dueDate,
+      priority: p.priority ?? null,
+      assigneeUserId: null,
+      linkedMilestoneName: p.linkedMilestoneName ?? null,
+      dueOffsetDays: p.dueOffsetDays ?? null,
+    }),
+  );
   // Reopening a closed deal clears closedAt; entering a closed status stamps it.
   const closedAt = plan.closes ? now.toISOString() : null;
   const { entry, put } = activityPut(actor.orgId, { transactionId: deal.id, type: 'status_changed', summary: `Status changed from ${deal.status} to ${def.name}`, details: null, userId: actor.userId }, now);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { getDeal, touchTransaction } from '#db/transactions';
-import { taskCreateItems, type Task } from '#db/task-items';
+import { newOpenTask, taskCreateItems, type Task } from '#db/task-items';
 import { assignTaskUpdate, commentDeletes, commentPuts, completeTaskUpdate, deleteTaskComments, findCommentRef, findTaskDeals, getTask, listComments, taskDeletes, type TaskComment } from '#db/tasks';
 import { isMember } from '#db/orgs';
 import { transactWrite } from '#db/transact';
@@ -43,7 +43,7 @@ export async function createTask(actor: Actor, transactionId: string, input: New
     const linked = input.linkedMilestoneName ? deal.keyDates.find((k) => k.keyDateType === input.linkedMilestoneName) : undefined;
     const given = input.dueDate ? input.dueDate.slice(0, 10) : null;
     const dueDate = given ?? linked?.dateValue ?? null;
-    const task: Task = {
+    const task = newOpenTask(deal, actor, now, {
       id: randomUUID(),
       transactionId,
       title: input.title,
@@ -54,14 +54,7 @@ export async function createTask(actor: Actor, transactionId: string, input: New
       linkedMilestoneName: input.linkedMilestoneName ?? null,
       // Offset from the linked key date; unknown (null) while the deal lacks that date and a due date was given.
       dueOffsetDays: linked && dueDate ? daysBetween(linked.dateValue, dueDate) : input.linkedMilestoneName && !given ? 0 : null,
-      status: 'open',
-      completedAt: null,
-      completedBy: null,
-      completionNote: null,
-      address: deal.address,
-      createdAt: now.toISOString(),
-      createdBy: actor.userId,
-    };
+    });
     // Conditional on the deal as read: a key date moved meanwhile would leave a linked task on the old date.
     await transactWrite([touchTransaction(actor.orgId, deal, now, { expectedVersion: deal.version }), ...taskCreateItems(actor, task, now)], () => new StaleRead());
     return task;
