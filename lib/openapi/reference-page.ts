@@ -13,6 +13,12 @@ export const rendererPath = (): string => createRequire(import.meta.url).resolve
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 /**
+ * The page's Content-Security-Policy: everything from this origin only (Redoc's attribution logo would
+ * otherwise load from cdn.redoc.ly). Inline styles and blob: workers are Redoc's own (styled-components, search).
+ */
+const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'";
+
+/**
  * @param specUrl where the page fetches the document, relative to the page (e.g. `openapi.json`)
  * @returns the HTML page
  */
@@ -22,6 +28,7 @@ export function referencePage(opts: { specUrl: string; title: string; rendererUr
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
 <title>${escapeHtml(opts.title)} — reference</title>
 <style>body { margin: 0; padding: 0; }</style>
 </head>
