@@ -116,7 +116,8 @@ export class MessagingPipeline extends Construct {
         timeout: Duration.seconds(WORKER_SIZING[name].timeout),
         memorySize: WORKER_SIZING[name].memorySize,
       });
-      fn.bindTable(props.table, MESSAGING_WORKER_TABLE_ACCESS[name], { indexes: false });
+      // public-links lists a deal's disclosure packages (GSI1) for its portal; the other workers query no index.
+      fn.bindTable(props.table, MESSAGING_WORKER_TABLE_ACCESS[name], { indexes: name === 'public-links' });
       if (ASYNC_WORKERS.includes(name)) {
         fn.fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(this.failureQueue) });
       }

@@ -25,4 +25,30 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
       'unguessable token in the path (256 random bits, stored only as its SHA-256, expiring, revocable) is the authorization; an ' +
       'unknown, expired or revoked token gets the same 404, and a live one only a 5-minute download URL.',
   },
+  ...(['GET', 'POST'] as const).map((method) => ({
+    method,
+    path: '/f/{token}',
+    worker: 'public-links' as const,
+    unauthenticatedBecause:
+      "A deal's intake form is filled in by its client, who has no credentials. The unguessable token in the path (256 random bits, " +
+      'stored only as its SHA-256, expiring) is the authorization; an unknown or expired token gets the same 404, and a live one only ' +
+      "that deal's form (a POST stores one submission).",
+  })),
+  {
+    method: 'GET',
+    path: '/p/{token}',
+    worker: 'public-links',
+    unauthenticatedBecause:
+      "A deal's client portal is opened by the client, who has no credentials. The unguessable token in the path (256 random bits, " +
+      "stored only as its SHA-256, expiring) is the authorization; an unknown or expired token gets the same 404, and a live one a read-only page of that deal.",
+  },
+  ...(['GET', 'POST'] as const).map((method) => ({
+    method,
+    path: '/d/{token}',
+    worker: 'public-links' as const,
+    unauthenticatedBecause:
+      'A disclosure recipient is outside the organization and has no credentials. The unguessable token in the path (256 random bits, ' +
+      'stored only as its SHA-256, expiring with the recipient) is the authorization; an unknown, expired or revoked recipient gets the ' +
+      'same 404, and a live one the package page (a POST records an acknowledgement or answers a 5-minute download URL).',
+  })),
 ];

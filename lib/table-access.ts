@@ -150,13 +150,16 @@ export type MessagingWorker = (typeof MESSAGING_WORKERS)[number];
  *   mailboxes, `listMailAccounts`), `UpdateItem` (the scheduled message's conditional transitions; the message's
  *   outcome inside a transaction), `PutItem` + `TransactWriteItems` (the message, its references, the deal's
  *   reply address on first use). No `DeleteItem`.
- * - `public-links` (`GET /l/{token}`): `GetItem` (the link by its token's hash, the document), `UpdateItem` (the
- *   link's open count). Nothing else: an unauthenticated route gets the smallest list.
+ * - `public-links` (the public pages, lib/public-routes.ts): `GetItem` (a link by its token's hash, the document,
+ *   the deal head, the organization), `UpdateItem` (a shared link's open count), `Query` (a disclosure package's item
+ *   collection; the deal's item collection for its portal), `PutItem` + `TransactWriteItems` (a form submission and
+ *   its event; a disclosure recipient's view, acknowledgement or download with the activity log and the first view's
+ *   event). No `DeleteItem`, no GSI but the portal's list of the deal's packages (GSI1).
  */
 export const MESSAGING_WORKER_TABLE_ACCESS: Readonly<Record<MessagingWorker, TableAccess>> = {
   'email-events': ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
   'inbound-email': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:TransactWriteItems'],
   'inbound-sms': ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem', 'dynamodb:TransactWriteItems'],
   'scheduled-send': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:TransactWriteItems'],
-  'public-links': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  'public-links': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:TransactWriteItems'],
 };

@@ -1,9 +1,12 @@
 /** `POST /api/v1/disclosure-packages/{packageId}/recipients`: invites a recipient and sends the share email. */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
+import { disclosureRecipientResponse } from '#api/responses/pages';
+import { publicBaseUrl } from '#ports/public-url';
+import { inviteDisclosureRecipient, packageView, recipientStatus } from '#use-cases/disclosures';
 import { dateTime, uuid, uuidPath } from '#api/params';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'addDisclosureRecipient',
   method: 'POST',
   path: '/api/v1/disclosure-packages/{packageId}/recipients',
@@ -20,5 +23,12 @@ export default plannedOperation({
       expiresAt: z.nullable(dateTime()),
     }),
   }),
-  planned: 'issue #12 (pages for people outside the team)',
+  uses: ['mail:send'],
+  example: { body: { email: 'buyer@example.com', displayLabel: 'Pat Buyer', audienceTier: 'buyer', contactId: null, expiresAt: null } },
+  response: disclosureRecipientResponse,
+  /** `{data: DisclosureRecipient, package}`. The link is only in the email. 409 while the package is a draft. */
+  handler: async ({ path, body }, { principal, now, event }) => {
+    const { state, recipient } = await inviteDisclosureRecipient(principal, path.packageId, body, publicBaseUrl(event.requestContext.domainName), now);
+    return { body: { data: { ...recipient, status: recipientStatus(recipient, now) }, package: await packageView(principal.orgId, state, now) } };
+  },
 });

@@ -1,9 +1,11 @@
 /** `POST /api/v1/disclosure-packages`: creates a disclosure package, optionally with documents. */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
+import { disclosurePackageResponse } from '#api/responses/pages';
+import { createDisclosurePackage, packageView } from '#use-cases/disclosures';
 import { dateTime, uuid } from '#api/params';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'createDisclosurePackage',
   method: 'POST',
   path: '/api/v1/disclosure-packages',
@@ -20,5 +22,8 @@ export default plannedOperation({
       requireAck: z.nullish(z.boolean()),
     }),
   }),
-  planned: 'issue #12 (pages for people outside the team)',
+  example: { body: { name: 'Seller disclosures', coverMessage: 'Please review before the option period ends.', requireAck: true, allowDownloads: true } },
+  response: disclosurePackageResponse,
+  /** `{data: DisclosurePackage}`: active when created with documents, else a draft. */
+  handler: async ({ body }, { principal, now }) => ({ body: { data: await packageView(principal.orgId, await createDisclosurePackage(principal, body, now), now) } }),
 });

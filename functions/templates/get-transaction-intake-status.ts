@@ -1,13 +1,17 @@
 /** `GET /api/v1/transactions/{transactionId}/intake-status`: snapshot of the deal's intake progress. */
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
+import { intakeStatusResponse } from '#api/responses/pages';
+import { intakeStatus } from '#use-cases/intake';
 import { uuidPath } from '#api/params';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'getTransactionIntakeStatus',
   method: 'GET',
   path: '/api/v1/transactions/{transactionId}/intake-status',
   access: 'read',
   summary: "Snapshot of the deal's intake progress.",
   schemas: () => ({ path: uuidPath('transactionId') }),
-  planned: 'issue #12 (pages for people outside the team)',
+  response: intakeStatusResponse,
+  /** `{data: {transactionId, complete, submittedCount, totalCount, forms[]}}`. */
+  handler: async ({ path }, { principal }) => ({ body: { data: await intakeStatus(principal.orgId, path.transactionId) } }),
 });

@@ -1,10 +1,12 @@
 /** `GET /api/v1/form-submissions`: form submissions, filtered by form, purpose, status, deal and time. */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
+import { formSubmissionsResponse } from '#api/responses/pages';
+import { listSubmissions } from '#db/form-submissions';
 import { dateTime, int32, uuid } from '#api/params';
 import { filter } from '#api/schemas/templates';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'listFormSubmissions',
   method: 'GET',
   path: '/api/v1/form-submissions',
@@ -20,5 +22,8 @@ export default plannedOperation({
       transactionId: z.optional(uuid()),
     }),
   }),
-  planned: 'issue #12 (pages for people outside the team)',
+  example: { query: { limit: 10 } },
+  response: formSubmissionsResponse,
+  /** `{data: FormSubmission[]}`, newest first; `limit` defaults to 25. */
+  handler: async ({ query }, { principal }) => ({ body: { data: await listSubmissions(principal.orgId, { ...query, limit: query.limit ?? 25 }) } }),
 });

@@ -1,13 +1,22 @@
 /** `GET /api/v1/transactions/{transactionId}/form-links`: the deal's intake-form links. */
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
+import { formLinksResponse } from '#api/responses/pages';
+import { publicBaseUrl } from '#ports/public-url';
+import { issueFormLinks } from '#use-cases/intake';
 import { uuidPath } from '#api/params';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'listTransactionFormLinks',
   method: 'GET',
   path: '/api/v1/transactions/{transactionId}/form-links',
   access: 'read',
   summary: "The deal's intake-form links.",
   schemas: () => ({ path: uuidPath('transactionId') }),
-  planned: 'issue #12 (pages for people outside the team)',
+  response: formLinksResponse,
+  responseDescription: 'One link per intake form of the deal\'s side. Only a link\'s hash is stored, so each read issues fresh links; earlier ones keep working until they expire (30 days).',
+  /** `{transactionId, data: [{formId, formName, formPurpose, url, expiresAt}]}`. */
+  handler: async ({ path }, { principal, now, event }) => {
+    const { links } = await issueFormLinks(principal, path.transactionId, publicBaseUrl(event.requestContext.domainName), now);
+    return { body: { transactionId: path.transactionId, data: links } };
+  },
 });

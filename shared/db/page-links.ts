@@ -1,0 +1,44 @@
+/**
+ * Links to the pages people outside the team open without credentials: an intake form of a deal (`/f/{token}`),
+ * the deal's client portal (`/p/{token}`) and a disclosure recipient's page (`/d/{token}`). The link carries a random
+ * token (256 bits, base64url); only its SHA-256 is stored: `PK = PAGE#<sha256(token)>`, `SK = PAGE`, carrying
+ * `orgId` and what the link opens, expiring by TTL one day after `expiresAt`. What the link opens decides the rest
+ * (a revoked disclosure recipient, a deleted deal): the link only names it.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#db/client';
+
+/** What a page link opens. */
+export type PageTarget =
+  | { kind: 'form'; transactionId: string; formId: string }
+  | { kind: 'portal'; transactionId: string }
+  | { kind: 'disclosure'; packageId: string; recipientId: string };
+
+/** A stored page link (its token never is). */
+export type PageLink = PageTarget & { orgId: string; expiresAt: string; createdAt: string; createdBy: string | null };
+
+const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+const key = (token: string) => ({ PK: `PAGE#${hashOf(token)}`, SK: 'PAGE' });
+
+/** A new token: 32 random bytes, base64url (43 characters). */
+export const newPageToken = () => randomBytes(32).toString('base64url');
+
+/** Stores the link of `token` (conditional: a token is never reused). */
+export async function createPageLink(token: string, link: PageLink): Promise<void> {
+  const ttl = Math.floor(Date.parse(link.expiresAt) / 1000) + 86_400;
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...key(token), entity: 'PageLink', ...link, ttl }, ConditionExpression: 'attribute_not_exists(PK)' }));
+}
+
+/**
+ * The live link of `token`, or undefined when the token is malformed, unknown or expired.
+ * @param kind the kind the route serves: a token of another kind is unknown here
+ */
+export async function findPageLink<K extends PageTarget['kind']>(token: string, kind: K, now: Date): Promise<Extract<PageLink, { kind: K }> | undefined> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(token) }));
+  const item = out.Item;
+  if (!item || item.kind !== kind || Date.parse(item.expiresAt) <= now.getTime()) return undefined;
+  const { PK: _pk, SK: _sk, entity: _e, ttl: _ttl, ...link } = item;
+  return link as Extract<PageLink, { kind: K }>;
+}
