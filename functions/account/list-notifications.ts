@@ -1,9 +1,11 @@
 /** `GET /api/v1/notifications`: the calling user's notifications. */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
+import { notificationsResponse } from '#api/responses/pages';
+import { countUnread, listNotifications } from '#db/notifications';
 import { boolParam, int32 } from '#api/params';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'listNotifications',
   method: 'GET',
   path: '/api/v1/notifications',
@@ -17,5 +19,13 @@ export default plannedOperation({
       unreadOnly: z.optional(boolParam()),
     }),
   }),
-  planned: 'issue #12 (pages for people outside the team)',
+  example: { query: { limit: 20, unreadOnly: 'true' } },
+  response: notificationsResponse,
+  /** `{data: Notification[], unreadCount}`, newest first; `limit` defaults to 25. Reading does not mark them read. */
+  handler: async ({ query }, { principal }) => ({
+    body: {
+      data: await listNotifications(principal.orgId, principal.userId, { limit: query.limit ?? 25, unreadOnly: query.unreadOnly ?? false }),
+      unreadCount: await countUnread(principal.orgId, principal.userId),
+    },
+  }),
 });

@@ -5,6 +5,8 @@
  * finished. Failed records are reported (`batchItemFailures`, through Powertools' `BatchProcessor`) so the
  * stream retries from the earliest of them.
  *
+ * Each event also becomes the team's notifications (shared/use-cases/notify.ts), pushed to registered devices.
+ *
  * Metrics (Count): `WebhookMessagesEnqueued` (delivery messages sent to the queue), `FanoutFailures` (outbox
  * records that failed, logged).
  */
@@ -19,6 +21,7 @@ import { claimDelivery, type DeliveryMessage } from '#db/webhook-deliveries';
 import type { EventEnvelope } from '#events/outbox';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
 import { logger, metrics, observedHandler } from '#observability/powertools';
+import { notifyFromEvent } from '#use-cases/notify';
 
 /** The outbox envelope of a stream record, or undefined for anything else. */
 export function envelopeOf(record: DynamoDBRecord): EventEnvelope | undefined {
@@ -91,6 +94,8 @@ export const handler = observedHandler<DynamoDBStreamEvent, DynamoDBBatchRespons
     if (!envelope) return;
     try {
       await limit(() => fanOut(envelope, subsOf, now));
+      // The team's notifications are derived here too, so every event producer feeds them (idempotent on replay).
+      await limit(() => notifyFromEvent(envelope));
     } catch (err) {
       metrics.addMetric('FanoutFailures', MetricUnit.Count, 1);
       logger.error('fan-out failed', { orgId: envelope.organizationId, eventId: envelope.eventId, eventType: envelope.eventType, error: err });

@@ -14,6 +14,7 @@ import { startLocalScheduler, type LocalSchedulerPoller } from '#lib/local/sched
 import { putObject } from '#ports/blob-store';
 import { resetMailer } from '#ports/mailer';
 import { resetSmsSender } from '#ports/sms';
+import { resetPushSender } from '#ports/push';
 import { resetScheduler } from '#ports/scheduler';
 
 /** Domain of the deals' reply addresses locally (`.localhost` never resolves outside the machine). */
@@ -83,12 +84,15 @@ export async function startLocalMessaging(opts: { dataDir: string; tableName: st
     MAIL_FROM_ADDRESS: LOCAL_MAIL_FROM,
     SMS_TRANSPORT: 'local',
     LOCAL_SMS_SINK: smsSink,
+    PUSH_TRANSPORT: 'local',
+    LOCAL_PUSH_SINK: path.join(opts.dataDir, 'push', 'outbound.jsonl'),
     SCHEDULER: 'local',
     LOCAL_SCHEDULE_STORE: scheduleStore,
     ...(opts.baseUrl ? { PUBLIC_BASE_URL: opts.baseUrl } : {}),
   });
   resetMailer();
   resetSmsSender();
+  resetPushSender();
   resetScheduler();
   const scheduler = startLocalScheduler({ file: scheduleStore, intervalMs: opts.schedulerIntervalMs });
   return {

@@ -66,7 +66,7 @@ export function taskCreateItems(actor: Actor, t: Task, now: Date) {
   return [
     { Put: { TableName: tableName(), Item: taskItem(actor.orgId, t), ConditionExpression: 'attribute_not_exists(SK)' } },
     { Put: { TableName: tableName(), Item: { ...taskRefKey(actor.orgId, t.id), entity: 'TaskRef', orgId: actor.orgId, transactionId: t.transactionId } } },
-    outboxPut(actor, 'task.created', { taskId: t.id, transactionId: t.transactionId, title: t.title, dueDate: t.dueDate }, now),
+    outboxPut(actor, 'task.created', { taskId: t.id, transactionId: t.transactionId, title: t.title, dueDate: t.dueDate, assigneeUserId: t.assigneeUserId ?? null }, now),
   ];
 }
 
