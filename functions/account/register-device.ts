@@ -36,8 +36,8 @@ export default defineOperation({
       platform: body.platform?.trim().toLowerCase() || null,
       appVersion: body.appVersion?.trim() || null,
       pushToken: body.pushToken?.trim() || null,
-      capabilities: body.capabilities ?? [],
-      permissions: body.permissions ?? {},
+      capabilities: body.capabilities ?? null,
+      permissions: body.permissions ?? null,
       registeredAt: at,
       updatedAt: at,
     });

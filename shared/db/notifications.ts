@@ -117,13 +117,25 @@ export interface Device {
 /** Id of a device: derived from the installation, so a refresh keeps it. */
 export const deviceIdOf = (orgId: string, userId: string, installationId: string) => createHash('sha256').update(`${orgId}\n${userId}\n${installationId}`).digest('hex').slice(0, 32);
 
-/** Registers or refreshes a device (the first registration time is kept). @returns whether it is new */
-export async function putDevice(orgId: string, d: Device): Promise<{ device: Device; created: boolean }> {
+/**
+ * Registers or refreshes a device (the first registration time is kept; a field given as null keeps its value).
+ * @returns the device as stored and whether it is new
+ */
+export async function putDevice(orgId: string, d: Omit<Device, 'capabilities' | 'permissions'> & { capabilities: string[] | null; permissions: Record<string, unknown> | null }): Promise<{ device: Device; created: boolean }> {
   const existing = await db().send(
     new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk AND SK = :sk', ExpressionAttributeValues: { ':pk': devicePk(orgId, d.userId), ':sk': `DEVICE#${d.installationId}` } }),
   );
-  const before = existing.Items?.[0];
-  const device = { ...d, registeredAt: before?.registeredAt ?? d.registeredAt };
+  const before = existing.Items?.[0] as Device | undefined;
+  // A refresh that leaves a field out keeps what the device registered before.
+  const device: Device = {
+    ...d,
+    platform: d.platform ?? before?.platform ?? null,
+    appVersion: d.appVersion ?? before?.appVersion ?? null,
+    pushToken: d.pushToken ?? before?.pushToken ?? null,
+    capabilities: d.capabilities ?? before?.capabilities ?? [],
+    permissions: d.permissions ?? before?.permissions ?? {},
+    registeredAt: before?.registeredAt ?? d.registeredAt,
+  };
   await db().send(new PutCommand({ TableName: tableName(), Item: { PK: devicePk(orgId, d.userId), SK: `DEVICE#${d.installationId}`, entity: 'Device', orgId, ...device } }));
   return { device, created: !before };
 }

@@ -1,0 +1,167 @@
+/**
+ * Issue 12 over HTTP against the full local runtime: disclosure packages (all 7 operations, the share email, the
+ * recipient page's 404 after revoke), intake forms (form, links, a submission posted as a browser posts it,
+ * submissions, intake status), the portal link, notifications derived from the events, and device registration with
+ * push recorded in the local sink. Every JSON response is checked against the OpenAPI document (`apiClient`).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '#db/api-keys';
+import { addUser } from '#db/orgs';
+import { SYSTEM_FORMS } from '#domain/intake-forms';
+import { apiClient, until, type Api } from '../support/webhook-receiver.ts';
+import { newDeal, newOrg, startMessagingHarness, uploadDocument, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
+
+let h: MessagingHarness;
+let api: Api;
+let org: TestOrg;
+let other: TestOrg;
+let dealId: string;
+let docA: string;
+let docB: string;
+const BUYER_INTAKE = SYSTEM_FORMS[0]!.id;
+
+beforeAll(async () => {
+  h = await startMessagingHarness('pages-api');
+  api = apiClient(h.rt.baseUrl);
+  [org, other] = await Promise.all([newOrg('Pages Realty'), newOrg('Other Realty')]);
+  dealId = await newDeal(org, '1207 Live Oak Ln');
+  [docA, docB] = await Promise.all([uploadDocument(h, org, dealId, 'sellers-disclosure.pdf'), uploadDocument(h, org, dealId, 'hoa-addendum.pdf')]);
+}, 60_000);
+afterAll(() => h?.close());
+
+/** The recipient's link in a raw email (quoted-printable soft breaks undone). */
+const linkIn = (raw: string) => /http:\/\/\S+\/d\/[A-Za-z0-9_-]{43}/.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[0];
+const mailTo = (addr: string) => h.mail().filter((m) => m.raw.toString('utf8').includes(`To: ${addr}`));
+const postForm = (url: string, fields: Record<string, string>) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(), redirect: 'manual' });
+
+describe('disclosure packages', () => {
+  it('a draft activates once it has documents; activate is idempotent; documents are checked', async () => {
+    const draft = await api.ok('POST', '/api/v1/disclosure-packages', { key: org.keys.actions, body: { name: 'Seller disclosures', transactionId: dealId, requireAck: true } });
+    expect(draft.data).toMatchObject({ status: 'draft', documentIds: [], requireAck: true, allowDownloads: true, transactionId: dealId });
+    const empty = await api.call('POST', `/api/v1/disclosure-packages/${draft.data.id}/activate`, { key: org.keys.actions });
+    expect(empty.status).toBe(422);
+    const foreignDoc = await api.call('PUT', `/api/v1/disclosure-packages/${draft.data.id}/documents`, { key: org.keys.actions, body: { documentIds: ['3f1d2c4b-5a69-4e7f-8a1b-2c3d4e5f6a7b'] } });
+    expect(foreignDoc.status).toBe(422);
+    expect(foreignDoc.body.error.fields).toHaveProperty('documentIds[0]');
+    const filled = await api.ok('PUT', `/api/v1/disclosure-packages/${draft.data.id}/documents`, { key: org.keys.actions, body: { documentIds: [docB, docA] } });
+    expect(filled.data.items.map((i: any) => i.fileName)).toEqual(['hoa-addendum.pdf', 'sellers-disclosure.pdf']);
+    const first = await api.ok('POST', `/api/v1/disclosure-packages/${draft.data.id}/activate`, { key: org.keys.actions });
+    const again = await api.ok('POST', `/api/v1/disclosure-packages/${draft.data.id}/activate`, { key: org.keys.actions });
+    expect(first.data.status).toBe('active');
+    expect(again.data.activatedAt).toBe(first.data.activatedAt);
+    expect((await api.call('GET', `/api/v1/disclosure-packages/${draft.data.id}`, { key: other.keys.read })).status).toBe(404);
+    expect((await api.call('POST', '/api/v1/disclosure-packages', { key: other.keys.actions, body: { transactionId: dealId } })).status).toBe(422);
+  });
+
+  it('invites a recipient by email; the page records the view; revoke ends access at once and is idempotent', async () => {
+    const pkg = (await api.ok('POST', '/api/v1/disclosure-packages', { key: org.keys.actions, body: { name: 'HOA packet', transactionId: dealId, documentIds: [docA], allowDownloads: false } })).data;
+    expect(pkg.status).toBe('active');
+    const bad = await api.call('POST', `/api/v1/disclosure-packages/${pkg.id}/recipients`, { key: org.keys.actions, body: { email: 'not-an-address', displayLabel: null, audienceTier: null, contactId: null, expiresAt: null } });
+    expect(bad.status).toBe(422);
+    const added = await api.ok('POST', `/api/v1/disclosure-packages/${pkg.id}/recipients`, { key: org.keys.actions, body: { email: 'Pat.Buyer@example.com', displayLabel: 'Pat', audienceTier: 'buyer', contactId: null, expiresAt: null } });
+    expect(added.data).toMatchObject({ email: 'pat.buyer@example.com', status: 'invited', viewCount: 0 });
+    expect(JSON.stringify(added)).not.toMatch(/\/d\//);
+    const mail = await until('the share email', () => mailTo('pat.buyer@example.com')[0], 10_000);
+    const url = linkIn(mail.raw.toString('utf8'))!;
+    expect(url).toBeDefined();
+
+    const page = await fetch(url);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('HOA packet');
+    expect(html).toContain('sellers-disclosure.pdf');
+    expect(html).toContain('View only');
+    expect(html).not.toContain(new URL(url).pathname.slice(3));
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const activity = (await api.ok('GET', `/api/v1/disclosure-packages/${pkg.id}/activity`, { key: org.keys.read })).data;
+    expect(activity.recipients[0]).toMatchObject({ email: 'pat.buyer@example.com', status: 'viewed', viewCount: 1 });
+    expect(activity.events.map((e: any) => e.action)).toEqual(['invited', 'viewed']);
+
+    const revoked = await api.ok('DELETE', `/api/v1/disclosure-packages/${pkg.id}/recipients/${added.data.id}`, { key: org.keys.actions });
+    const twice = await api.ok('DELETE', `/api/v1/disclosure-packages/${pkg.id}/recipients/${added.data.id}`, { key: org.keys.actions });
+    expect([revoked.alreadyRevoked, twice.alreadyRevoked]).toEqual([false, true]);
+    expect(twice.data.status).toBe('revoked');
+    const gone = await fetch(url);
+    const unknown = await fetch(url.replace(/\/d\/.*/, `/d/${'A'.repeat(43)}`));
+    expect([gone.status, unknown.status]).toEqual([404, 404]);
+    expect(await gone.text()).toBe(await unknown.text());
+    expect((await api.call('DELETE', `/api/v1/disclosure-packages/${pkg.id}/recipients/3f1d2c4b-5a69-4e7f-8a1b-2c3d4e5f6a7b`, { key: org.keys.actions })).status).toBe(404);
+  });
+
+  it('refuses a recipient for a draft package (409) and storing nothing', async () => {
+    const draft = (await api.ok('POST', '/api/v1/disclosure-packages', { key: org.keys.actions, body: {} })).data;
+    const r = await api.call('POST', `/api/v1/disclosure-packages/${draft.id}/recipients`, { key: org.keys.actions, body: { email: 'x@example.com', displayLabel: null, audienceTier: null, contactId: null, expiresAt: null } });
+    expect(r.status).toBe(409);
+    expect((await api.ok('GET', `/api/v1/disclosure-packages/${draft.id}`, { key: org.keys.read })).data.recipients).toEqual([]);
+  });
+});
+
+describe('intake forms, portal, notifications, devices', () => {
+  it('serves forms, links, submissions and intake status; a bad submission keeps what was typed', async () => {
+    const form = (await api.ok('GET', `/api/v1/forms/${BUYER_INTAKE}`, { key: org.keys.read })).data;
+    expect(form.fields.map((f: any) => f.name)).toContain('financing');
+    expect((await api.call('GET', '/api/v1/forms/3f1d2c4b-5a69-4e7f-8a1b-2c3d4e5f6a7b', { key: org.keys.read })).status).toBe(404);
+    const links = await api.ok('GET', `/api/v1/transactions/${dealId}/form-links`, { key: org.keys.read });
+    expect(links.data.map((l: any) => l.formPurpose)).toEqual(['buyer_intake', 'client_contact']);
+    expect((await api.call('GET', `/api/v1/transactions/${dealId}/form-links`, { key: other.keys.read })).status).toBe(404);
+    const before = (await api.ok('GET', `/api/v1/transactions/${dealId}/intake-status`, { key: org.keys.read })).data;
+    expect(before).toMatchObject({ complete: false, submittedCount: 0, totalCount: 2 });
+
+    const url = links.data[0].url;
+    const refused = await postForm(url, { fullName: 'Maria <b>Delgado</b>', email: 'maria@', financing: 'Cash' });
+    const refusedHtml = await refused.text();
+    expect(refused.status).toBe(422);
+    expect(refusedHtml).toContain('value="Maria &lt;b&gt;Delgado&lt;/b&gt;"');
+    expect(refusedHtml).toContain('Please enter an email address');
+    expect((await api.ok('GET', `/api/v1/form-submissions?transactionId=${dealId}`, { key: org.keys.read })).data).toEqual([]);
+
+    const sent = await postForm(url, { fullName: 'Maria Delgado', email: 'maria@example.com', financing: 'Cash', moveInDate: '2026-12-20', unknownField: 'dropped' });
+    expect(sent.status).toBe(200);
+    expect(await sent.text()).toContain('Thank you');
+    const subs = (await api.ok('GET', `/api/v1/form-submissions?transactionId=${dealId}&formPurpose=buyer_intake`, { key: org.keys.read })).data;
+    expect(subs).toHaveLength(1);
+    const one = (await api.ok('GET', `/api/v1/form-submissions/${subs[0].id}`, { key: org.keys.read })).data;
+    expect(Object.fromEntries(one.fields.map((f: any) => [f.name, f.value]))).toMatchObject({ fullName: 'Maria Delgado', financing: 'Cash', moveInDate: '2026-12-20', lenderName: '' });
+    expect((await api.call('GET', `/api/v1/form-submissions/${subs[0].id}`, { key: other.keys.read })).status).toBe(404);
+    const after = (await api.ok('GET', `/api/v1/transactions/${dealId}/intake-status`, { key: org.keys.read })).data;
+    expect(after.forms[0]).toMatchObject({ status: 'submitted', submissionCount: 1, latestSubmissionId: subs[0].id });
+  });
+
+  it('issues a portal link to a read-only page; a wrong token gets the plain 404', async () => {
+    const link = (await api.ok('GET', `/api/v1/transactions/${dealId}/portal-link`, { key: org.keys.read })).data;
+    const page = await fetch(link.url);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('1207 Live Oak Ln');
+    expect(html).toContain('Under Contract');
+    expect(html).not.toContain('<form');
+    expect((await fetch(link.url.replace(/.$/, (c: string) => (c === 'A' ? 'B' : 'A')))).status).toBe(404);
+    expect((await api.call('GET', `/api/v1/transactions/${dealId}/portal-link`, { key: other.keys.read })).status).toBe(404);
+  });
+
+  it('notifies every member of a submission, with unread counts, and pushes to registered devices', async () => {
+    const member = await addUser(org.orgId, { email: 'tc@example.test', firstName: 'Tess', lastName: 'Coord', role: 'coordinator' });
+    const memberKey = (await createApiKey({ orgId: org.orgId, userId: member.userId, name: 'member', scopes: ['read', 'actions'] })).value;
+    const device = await api.ok('POST', '/api/v1/devices/register', { key: memberKey, body: { installationId: 'ios-1', platform: 'iOS', pushToken: 'tok-123', appVersion: '2.4.0' } });
+    expect(device.data).toMatchObject({ created: true, pushEnabled: true, platform: 'ios' });
+    expect(JSON.stringify(device)).not.toContain('tok-123');
+    const refreshed = await api.ok('POST', '/api/v1/devices/register', { key: memberKey, body: { installationId: 'ios-1', appVersion: '2.5.0', pushToken: 'tok-123' } });
+    expect(refreshed.data).toMatchObject({ created: false, deviceId: device.data.deviceId, registeredAt: device.data.registeredAt, appVersion: '2.5.0' });
+    expect((await api.call('POST', '/api/v1/devices/register', { key: memberKey, body: { platform: 'ios' } })).status).toBe(422);
+
+    const before = (await api.ok('GET', '/api/v1/notifications/unread-count', { key: memberKey })).data.unreadCount;
+    const links = await api.ok('GET', `/api/v1/transactions/${dealId}/form-links`, { key: org.keys.read });
+    await postForm(links.data[1].url, { fullName: 'Maria Delgado', preferredChannel: 'Text', consentToText: 'yes' });
+    await until('the notification', async () => (await api.ok('GET', '/api/v1/notifications/unread-count', { key: memberKey })).data.unreadCount > before, 10_000);
+    const list = await api.ok('GET', '/api/v1/notifications?unreadOnly=true&limit=5', { key: memberKey });
+    expect(list.data[0]).toMatchObject({ type: 'form.submission_received', title: 'Intake form submitted', transactionId: dealId, readAt: null });
+    expect(list.unreadCount).toBeGreaterThan(before);
+    const sink = path.join(h.rt.dataDir, 'push', 'outbound.jsonl');
+    const pushes = await until('the push', () => (existsSync(sink) ? readFileSync(sink, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []).filter((p) => p.deviceId === device.data.deviceId).at(0), 10_000);
+    expect(pushes).toMatchObject({ title: 'Intake form submitted', platform: 'ios' });
+    expect((await api.ok('GET', '/api/v1/notifications', { key: other.keys.read })).data).toEqual([]);
+  });
+});
