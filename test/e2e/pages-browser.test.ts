@@ -1,0 +1,107 @@
+/**
+ * The public pages in headless chromium (playwright-core), against the full local runtime with an organization
+ * subscribed to every event: a client fills in an intake form (a bad email first: the page shows the error and keeps
+ * what was typed), opens the client portal, and a disclosure recipient opens the link from their email and
+ * acknowledges; `form.submission_received` and `disclosure.recipient_viewed` reach the webhook receiver, signed.
+ * No page runs a script or breaks its CSP, and no page's source holds its link's token.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { storedMail } from '#lib/local/smtp-sink';
+import { openBrowser, type TestBrowser } from '../support/browser.ts';
+import { setupSubscribedDeal, type WebhookHarness } from '../support/runtime-harness.ts';
+import { until } from '../support/webhook-receiver.ts';
+import { pdfBytes } from './documents-fixtures.ts';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+let h: WebhookHarness;
+let b: TestBrowser;
+let dealId: string;
+
+beforeAll(async () => {
+  [h, b] = await Promise.all([setupSubscribedDeal(cleanups), openBrowser()]);
+  dealId = h.maker.dealId;
+}, 60_000);
+afterAll(async () => {
+  await b?.close();
+  while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
+});
+
+/** A page that records script errors and CSP violations (chromium logs them to the console). */
+async function watched(): Promise<{ page: Page; problems: string[] }> {
+  const page = await b.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  // A page answered 422 (a form sent back with errors) or 404 is expected; chromium logs its status as an error.
+  page.on('console', (m) => { if (m.type() === 'error' && !/status of (422|404)/.test(m.text())) problems.push(m.text()); });
+  return { page, problems };
+}
+
+const tokenOf = (url: string) => new URL(url).pathname.split('/')[2]!;
+const received = (type: string) => [...h.receiver.received.values()].filter((e) => e.eventType === type);
+
+describe('public pages in a browser', () => {
+  it('a client fills in the intake form; the submission shows in intake status and reaches the webhook', { timeout: 60_000 }, async () => {
+    const links = await h.api.ok('GET', `/api/v1/transactions/${dealId}/form-links`, { key: h.org.keys.read });
+    const url: string = links.data[0].url;
+    const { page, problems } = await watched();
+    await page.goto(url);
+    expect(await page.locator('h1').textContent()).toBe('Buyer intake');
+    expect(await page.content()).not.toContain(tokenOf(url));
+    await page.getByLabel('Full name').fill('Maria Delgado');
+    await page.getByLabel('Email').fill('maria@');
+    await page.getByLabel('Financing').selectOption('Conventional');
+    await page.getByLabel('Anything we should know').fill('Pre-approved with Hill Country Lending.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.locator('.error').first().textContent()).toContain('email address');
+    expect(await page.getByLabel('Full name').inputValue()).toBe('Maria Delgado');
+    expect(await page.getByLabel('Anything we should know').inputValue()).toBe('Pre-approved with Hill Country Lending.');
+    await page.getByLabel('Email').fill('maria@example.com');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    expect(problems).toEqual([]);
+
+    const status = (await h.api.ok('GET', `/api/v1/transactions/${dealId}/intake-status`, { key: h.org.keys.read })).data;
+    expect(status.forms[0]).toMatchObject({ formPurpose: 'buyer_intake', status: 'submitted', submissionCount: 1 });
+    const event = await until('form.submission_received at the receiver', () => received('form.submission_received')[0], 15_000);
+    expect(event.body.data).toMatchObject({ transactionId: dealId, formPurpose: 'buyer_intake', submissionId: status.forms[0].latestSubmissionId });
+  });
+
+  it('a recipient opens the disclosure from the email and acknowledges; revoked, the link is a plain 404', { timeout: 60_000 }, async () => {
+    const up = await h.api.ok('POST', '/api/v1/documents', { key: h.org.keys.draft, body: { fileName: 'sellers-disclosure.pdf', contentBase64: pdfBytes('sd').toString('base64'), transactionId: dealId, extract: false } });
+    await until('upload stored', async () => (await h.api.ok('GET', `/api/v1/documents/${up.data.documentId}`, { key: h.org.keys.read })).data.uploadState === 'uploaded', 10_000);
+    const pkg = (await h.api.ok('POST', '/api/v1/disclosure-packages', { key: h.org.keys.actions, body: { name: 'Seller disclosures', coverMessage: 'Please review before the option period ends.', transactionId: dealId, documentIds: [up.data.documentId], requireAck: true } })).data;
+    const rcpt = (await h.api.ok('POST', `/api/v1/disclosure-packages/${pkg.id}/recipients`, { key: h.org.keys.actions, body: { email: 'pat@example.com', displayLabel: 'Pat Buyer', audienceTier: 'buyer', contactId: null, expiresAt: null } })).data;
+    const mail = await until('the share email', () => storedMail(h.rt.messaging.smtp.directory).find((m) => m.raw.toString('utf8').includes('To: pat@example.com')), 10_000);
+    const url = /http:\/\/\S+\/d\/[A-Za-z0-9_-]{43}/.exec(mail.raw.toString('utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))![0];
+
+    const { page, problems } = await watched();
+    await page.goto(url);
+    expect(await page.locator('h1').textContent()).toBe('Seller disclosures');
+    expect(await page.getByRole('button', { name: 'Download sellers-disclosure.pdf' }).count()).toBe(1);
+    expect(await page.content()).not.toContain(tokenOf(url));
+    await page.getByRole('button', { name: 'Acknowledge' }).click();
+    await expect.poll(() => page.locator('.error').textContent()).toContain('tick the box');
+    await page.getByLabel('I received and reviewed these documents').check();
+    await page.getByRole('button', { name: 'Acknowledge' }).click();
+    await page.getByText('You acknowledged receipt on').waitFor();
+    expect(problems).toEqual([]);
+
+    const viewed = await until('disclosure.recipient_viewed at the receiver', () => received('disclosure.recipient_viewed')[0], 15_000);
+    expect(viewed.body.data).toMatchObject({ packageId: pkg.id, recipientId: rcpt.id, transactionId: dealId });
+    const activity = (await h.api.ok('GET', `/api/v1/disclosure-packages/${pkg.id}/activity`, { key: h.org.keys.read })).data;
+    expect(activity.recipients[0]).toMatchObject({ status: 'acknowledged', viewCount: 2 });
+    expect(activity.events.map((e: any) => e.action)).toEqual(['invited', 'viewed', 'acknowledged', 'viewed']);
+
+    const portal = (await h.api.ok('GET', `/api/v1/transactions/${dealId}/portal-link`, { key: h.org.keys.read })).data;
+    await page.goto(portal.url);
+    expect(await page.locator('h1').textContent()).toContain('1 Hook St');
+    expect(await page.locator('main').textContent()).toContain('sellers-disclosure.pdf');
+
+    await h.api.ok('DELETE', `/api/v1/disclosure-packages/${pkg.id}/recipients/${rcpt.id}`, { key: h.org.keys.actions });
+    const res = await page.goto(url);
+    expect(res?.status()).toBe(404);
+    expect(await page.locator('h1').textContent()).toBe('This link is not available');
+    expect(problems).toEqual([]);
+  });
+});
