@@ -10,6 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { createApiKey } from '#db/api-keys';
 import { createTransaction } from '#db/transactions';
+import { addRecipient } from '#db/disclosures';
+import { recordSubmission } from '#db/form-submissions';
+import { SYSTEM_FORMS } from '#domain/intake-forms';
 import type { ModuleOperation } from '#lib/registry';
 import { schemasOf } from '#api/operation';
 import type { TestApi, TestOrg } from '../support/http-client.ts';
@@ -19,7 +22,7 @@ import { pdfBytes, uploadAndComplete, waitFor } from './documents-fixtures.ts';
 /** Webhook target on loopback (LOCAL_MODE allows plain http there); nothing listens, nothing is delivered here. */
 export const HOOK_URL = 'http://127.0.0.1:9/hook';
 
-type Memo = Partial<Record<'deal' | 'task' | 'document' | 'job' | 'webhook' | 'contact' | 'conversation' | 'scheduled', Promise<Record<string, string>>>>;
+type Memo = Partial<Record<'deal' | 'task' | 'document' | 'job' | 'webhook' | 'contact' | 'conversation' | 'scheduled' | 'disclosure' | 'submission', Promise<Record<string, string>>>>;
 
 /** The workspace name of the fuzzed organization (a deletion request's `confirmName` must equal it). */
 export const FUZZ_ORG_NAME = 'Fuzz Realty';
@@ -73,6 +76,30 @@ export class FuzzFixtures {
       const task = await this.ok('POST', `/api/v1/transactions/${transactionId}/tasks`, this.org.keys.draft, { title: 'Fuzz task', linkedMilestoneName: 'ClosingDate' });
       const comment = await this.ok('POST', `/api/v1/tasks/${task.id}/comments`, this.org.keys.draft, { content: 'first' });
       return { taskId: task.id, commentId: comment.id };
+    });
+
+  /** An active disclosure package holding the document, with one invited recipient (stored directly: no email). */
+  disclosure = () =>
+    this.once('disclosure', async () => {
+      const { documentId } = await this.document();
+      const { transactionId } = await this.deal();
+      const pkg = await this.ok('POST', '/api/v1/disclosure-packages', this.org.keys.actions, { name: 'Fuzz disclosures', transactionId, documentIds: [documentId] });
+      const now = new Date();
+      const recipientId = randomUUID();
+      await addRecipient(
+        this.org.orgId,
+        { id: recipientId, packageId: pkg.id, email: 'fuzz@example.com', displayLabel: null, audienceTier: null, contactId: null, expiresAt: new Date(now.getTime() + 86_400_000).toISOString(), invitedAt: now.toISOString(), invitedBy: null, revokedAt: null, firstViewedAt: null, lastViewedAt: null, viewCount: 0, acknowledgedAt: null },
+        now,
+      );
+      return { packageId: pkg.id, recipientId };
+    });
+
+  /** A submission of the buyer intake form on the deal (stored directly, as the public page stores it). */
+  submission = () =>
+    this.once('submission', async () => {
+      const { transactionId } = await this.deal();
+      const s = await recordSubmission(this.org.orgId, transactionId, SYSTEM_FORMS[0]!, { fullName: 'Fuzz Client', email: 'client@example.com', financing: 'Cash' }, new Date());
+      return { submissionId: s.id };
     });
 
   /** An uploaded PDF attached to the deal (no extraction started). */
@@ -153,6 +180,9 @@ export class FuzzFixtures {
       delete this.memo.scheduled;
     }
     if (!this.memo.contact) delete this.memo.conversation;
+    // A package holds the document; a submission belongs to the deal.
+    if (!this.memo.document) delete this.memo.disclosure;
+    if (!this.memo.deal) delete this.memo.submission;
   }
 
   /** Whether the scheduled-email fixture is no longer pending (cancelled, or its deal gone). */
@@ -201,6 +231,14 @@ export class FuzzFixtures {
         return (await this.conversation()).threadId;
       case 'messageId':
         return (await this.scheduled()).messageId;
+      case 'packageId':
+        return (await this.disclosure()).packageId;
+      case 'recipientId':
+        return (await this.disclosure()).recipientId;
+      case 'formId':
+        return SYSTEM_FORMS[0]!.id;
+      case 'submissionId':
+        return (await this.submission()).submissionId;
       case 'orgId':
         return this.org.orgId;
       case 'userId':
@@ -220,6 +258,7 @@ export class FuzzFixtures {
       case 'extractionJobId':
         return (await this.job()).jobId;
       case 'orderedDocumentIds':
+      case 'documentIds':
         return [(await this.document()).documentId];
       // A contact named in a body (null in the examples that text a number instead stays null).
       case 'contactId':
