@@ -3,6 +3,7 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { formSubmissionsResponse } from '#api/responses/pages';
 import { listSubmissions } from '#db/form-submissions';
+import { getTransactionHead } from '#db/transactions';
 import { dateTime, int32, uuid } from '#api/params';
 import { filter } from '#api/schemas/templates';
 
@@ -24,6 +25,9 @@ export default defineOperation({
   }),
   example: { query: { limit: 10 } },
   response: formSubmissionsResponse,
-  /** `{data: FormSubmission[]}`, newest first; `limit` defaults to 25. */
-  handler: async ({ query }, { principal }) => ({ body: { data: await listSubmissions(principal.orgId, { ...query, limit: query.limit ?? 25 }) } }),
+  /** `{data: FormSubmission[]}`, newest first; `limit` defaults to 25. 404 for a `transactionId` not of the organization. */
+  handler: async ({ query }, { principal }) => {
+    if (query.transactionId) await getTransactionHead(principal.orgId, query.transactionId);
+    return { body: { data: await listSubmissions(principal.orgId, { ...query, limit: query.limit ?? 25 }) } };
+  },
 });

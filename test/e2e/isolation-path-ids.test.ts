@@ -17,6 +17,9 @@ import { communicationPuts, newCommunication } from '#db/communications';
 import { conversationPuts, type Conversation } from '#db/conversations';
 import { scheduledMessagePut } from '#db/scheduled-messages';
 import { transactWrite } from '#db/transact';
+import { addRecipient } from '#db/disclosures';
+import { recordSubmission } from '#db/form-submissions';
+import { SYSTEM_FORMS } from '#domain/intake-forms';
 
 interface Ids {
   transactionId: string;
@@ -30,6 +33,11 @@ interface Ids {
   threadId: string;
   /** A pending scheduled message of org A (`{messageId}`). */
   messageId: string;
+  /** An active disclosure package of org A with one recipient. */
+  packageId: string;
+  recipientId: string;
+  /** A form submission on org A's deal. */
+  submissionId: string;
 }
 
 /** The fixture id for a parameter name (`id` is per group), or undefined when the fixture has none. */
@@ -44,6 +52,11 @@ const ID_OF: Record<string, (ids: Ids) => string> = {
   keyDateType: () => 'ClosingDate',
   threadId: (i) => i.threadId,
   messageId: (i) => i.messageId,
+  packageId: (i) => i.packageId,
+  recipientId: (i) => i.recipientId,
+  submissionId: (i) => i.submissionId,
+  // A filter by a system form (the same for every organization); the listing's transactionId is what is isolated.
+  formDefinitionId: () => SYSTEM_FORMS[0]!.id,
 };
 
 const operations = await loadOperations();
@@ -58,7 +71,8 @@ function idParams(op: ModuleOperation): { path: string[]; query: string[] } {
 const idLookup = (op: ModuleOperation, param: string) => ID_OF[`${op.group}.${param}`] ?? ID_OF[param];
 
 /** Implemented operations that take an id. */
-const CASES = operations.filter((op) => isImplemented(op) && (idParams(op).path.length > 0 || idParams(op).query.length > 0));
+// getForm reads a system form, the same for every organization: there is no org A resource to isolate.
+const CASES = operations.filter((op) => isImplemented(op) && op.operationId !== 'getForm' && (idParams(op).path.length > 0 || idParams(op).query.length > 0));
 
 /** The request of `op` with `ids`: its example's query and body, ids filled in by parameter name. */
 function requestOf(op: ModuleOperation, ids: Ids): { path: string; body?: unknown } {
@@ -130,6 +144,7 @@ beforeAll(async () => {
     webhookId: hook.body.data.id,
     contactId: contact.body.data.id,
     ...(await messagingFixtures(a, deal.id)),
+    ...(await pageFixtures(a, deal.id, up.body.data.documentId)),
   };
   // Org B has data of its own, so a leak could not hide behind an empty org.
   const own = await createDeal(b, '200 Public Ave');
@@ -171,6 +186,21 @@ async function messagingFixtures(org: TestOrg, transactionId: string): Promise<P
     }),
   ]);
   return { threadId: conversation.id, messageId };
+}
+
+/** Org A's active disclosure package (with a recipient, stored directly: no mail here) and a form submission. */
+async function pageFixtures(org: TestOrg, transactionId: string, documentId: string): Promise<Pick<Ids, 'packageId' | 'recipientId' | 'submissionId'>> {
+  const pkg = await t.call('POST', '/api/v1/disclosure-packages', { key: org.keys.actions, body: { name: 'A disclosures', transactionId, documentIds: [documentId] } });
+  expect(pkg.status).toBe(200);
+  const now = new Date();
+  const recipientId = randomUUID();
+  await addRecipient(
+    org.orgId,
+    { id: recipientId, packageId: pkg.body.data.id, email: 'a-recipient@example.com', displayLabel: null, audienceTier: null, contactId: null, expiresAt: new Date(now.getTime() + 86_400_000).toISOString(), invitedAt: now.toISOString(), invitedBy: null, revokedAt: null, firstViewedAt: null, lastViewedAt: null, viewCount: 0, acknowledgedAt: null },
+    now,
+  );
+  const sub = await recordSubmission(org.orgId, transactionId, SYSTEM_FORMS[0]!, { fullName: 'A client', email: 'a-client@example.com', financing: 'Cash' }, now);
+  return { packageId: pkg.body.data.id, recipientId, submissionId: sub.id };
 }
 
 describe('tenant isolation of operations with a resource id', () => {
