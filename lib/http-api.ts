@@ -139,10 +139,10 @@ export class ServiceHttpApi extends Construct {
     // each carries its own reason.
     for (const pub of props.publicRoutes ?? []) {
       if (!props.publicFunctionOf) throw new Error('publicRoutes needs publicFunctionOf');
-      const route = new apigwv2.HttpRoute(this, `PublicRoute${pascal(pub.worker)}${pub.method}`, {
+      const route = new apigwv2.HttpRoute(this, `PublicRoute${pascal(pub.worker)}${pub.page ?? ''}${pub.method}`, {
         httpApi: this.api,
         routeKey: apigwv2.HttpRouteKey.with(pub.path, apigwv2.HttpMethod[pub.method]),
-        integration: new HttpLambdaIntegration(`Public${pascal(pub.worker)}${pub.method}Integration`, props.publicFunctionOf(pub.worker)),
+        integration: new HttpLambdaIntegration(`Public${pascal(pub.worker)}${pub.page ?? ''}${pub.method}Integration`, props.publicFunctionOf(pub.worker)),
       });
       Validations.of(route).acknowledge({
         id: 'AwsSolutions-APIG4',

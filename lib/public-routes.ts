@@ -1,6 +1,6 @@
 /**
- * Routes outside `/api/v1` that people open without credentials (shared document links; later the intake, portal
- * and disclosure pages). Each is served by its own function, `functions/<worker>/handler.ts`; the HTTP API gets one
+ * Routes outside `/api/v1` that people open without credentials (shared document links, the intake form, the client
+ * portal and the disclosure recipient's page). Each is served by a worker's function, `functions/<worker>/handler.ts`; the HTTP API gets one
  * route per entry (lib/http-api.ts) and the local server the same (lib/local/http-server.ts).
  */
 import type { HttpMethod } from '#api/types';
@@ -9,6 +9,8 @@ export interface PublicRoute {
   method: HttpMethod;
   /** API Gateway path with `{param}` placeholders. */
   path: string;
+  /** Which page of the worker, in construct ids (`IntakeForm`); none for the worker's first route, the shared link. */
+  page?: string;
   /** The folder under functions/ whose handler serves it. */
   worker: 'public-links';
   /** Why it needs no credentials and what authorizes a request instead (the cdk-nag APIG4 acknowledgment's reason). */
@@ -28,6 +30,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   ...(['GET', 'POST'] as const).map((method) => ({
     method,
     path: '/f/{token}',
+    page: 'IntakeForm',
     worker: 'public-links' as const,
     unauthenticatedBecause:
       "A deal's intake form is filled in by its client, who has no credentials. The unguessable token in the path (256 random bits, " +
@@ -37,6 +40,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   {
     method: 'GET',
     path: '/p/{token}',
+    page: 'Portal',
     worker: 'public-links',
     unauthenticatedBecause:
       "A deal's client portal is opened by the client, who has no credentials. The unguessable token in the path (256 random bits, " +
@@ -45,6 +49,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   ...(['GET', 'POST'] as const).map((method) => ({
     method,
     path: '/d/{token}',
+    page: 'Disclosure',
     worker: 'public-links' as const,
     unauthenticatedBecause:
       'A disclosure recipient is outside the organization and has no credentials. The unguessable token in the path (256 random bits, ' +

@@ -75,13 +75,15 @@ describe('cdk-nag (AwsSolutions) with messaging context and capabilities', () =>
 });
 
 describe('workers', () => {
-  it('are five Node.js 22 arm64 functions with only the table actions they call, on the base table', () => {
+  it('are five Node.js 22 arm64 functions with only the table actions they call, on the base table (public-links: and its indexes)', () => {
     const tableArn = arnOf(idOf(s.stack.table.table));
     for (const name of MESSAGING_WORKERS) {
       const fn = worker(name);
       expect(s.resources[idOf(fn.fn)].Properties, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
       expect(serviceActions(fn, 'dynamodb'), name).toEqual([...MESSAGING_WORKER_TABLE_ACCESS[name]].sort());
-      for (const action of MESSAGING_WORKER_TABLE_ACCESS[name]) expect(resourcesFor(fn, action), `${name} ${action}`).toEqual([tableArn]);
+      // public-links also reads GSI1 (a deal's disclosure packages, for its client portal).
+      const onIndexes = name === 'public-links' ? [tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }] : [tableArn];
+      for (const action of MESSAGING_WORKER_TABLE_ACCESS[name]) expect(resourcesFor(fn, action), `${name} ${action}`).toEqual(onIndexes);
     }
   });
 

@@ -227,9 +227,10 @@ describe('functions', () => {
 describe('observability', () => {
   /**
    * Groups holding a heavy library (lib/service-function.ts `bundlesXraySdk`): the S3 client (documents,
-   * extractions, reports), phone-number metadata (contacts, messaging), the SES/SMTP mail clients (account, messaging).
+   * extractions, reports), phone-number metadata (contacts, messaging), the SES/SMTP mail clients (account, messaging,
+   * disclosures: a recipient's share email).
    */
-  const NO_XRAY_SDK_GROUPS = new Set(['documents', 'extractions', 'contacts', 'messaging', 'account', 'reports']);
+  const NO_XRAY_SDK_GROUPS = new Set(['documents', 'extractions', 'contacts', 'messaging', 'account', 'reports', 'disclosures']);
   it('names each API function\'s Powertools service after its group; the heavy groups trace without the X-Ray SDK', () => {
     for (const group of lambdaGroups) {
       const vars = resources[fnLogicalId(group)].Properties.Environment.Variables;
