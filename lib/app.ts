@@ -19,7 +19,8 @@ export const DEFAULT_STACK_NAME = 'tcs-dev';
  * - `alarmEmail` (email address subscribed to the stack's alarm topic; default none)
  * - `alarmTopicArn` (an existing SNS topic every alarm notifies too, e.g. a central paging topic; default none)
  * - `runbookBaseUrl` (address of docs/runbook.md that alarm descriptions link to; default `docs/runbook.md`)
- * - `webhookConcurrency` (reserved concurrency of the webhook delivery function, integer 2–1000; default 10)
+ * - `webhookConcurrency` (most webhook delivery functions at once, the SQS event source's maximum concurrency,
+ *   integer 2–1000; default 10) and `webhookReservedConcurrency` (opt-in reserved concurrency, ≥ that; default none)
  * - `webhookRetrySchedule` (retry delays in seconds, comma-separated, e.g. `60,300,1800`; default the code's
  *   schedule in shared/events/retry-schedule.ts; also sets the delivery queue's `maxReceiveCount`)
  * - `webhookBreakerThreshold` (consecutive failures that pause a subscription; default unset: code default 20)
@@ -34,6 +35,7 @@ export function configureApp(app: App, operations: readonly ModuleOperation[]): 
   const alarmTopicArn = app.node.tryGetContext('alarmTopicArn') as string | undefined;
   const alarmEmail = app.node.tryGetContext('alarmEmail') as unknown;
   const concurrency = app.node.tryGetContext('webhookConcurrency');
+  const reserved = app.node.tryGetContext('webhookReservedConcurrency');
   const retrySchedule = app.node.tryGetContext('webhookRetrySchedule');
   const breakerThreshold = app.node.tryGetContext('webhookBreakerThreshold');
   const context = (key: string): unknown => app.node.tryGetContext(key);
@@ -56,6 +58,7 @@ export function configureApp(app: App, operations: readonly ModuleOperation[]): 
     webhooks: {
       // `-c key=value` gives strings; cdk.json may give numbers. The pipeline validates the values.
       deliveryConcurrency: concurrency === undefined ? undefined : Number(concurrency),
+      deliveryReservedConcurrency: reserved === undefined ? undefined : Number(reserved),
       retrySchedule: retrySchedule === undefined ? undefined : String(retrySchedule),
       breakerThreshold: breakerThreshold === undefined ? undefined : Number(breakerThreshold),
     },

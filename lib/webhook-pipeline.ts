@@ -58,11 +58,17 @@ export interface WebhookPipelineProps {
   /** Handler module of each worker (absolute path of `functions/<worker>/handler.ts`). */
   readonly entryOf: (worker: WebhookWorker) => string;
   /**
-   * Reserved concurrency of the delivery function, also the SQS event source's `maxConcurrency` (so the poller
-   * never hands it more batches than it may run: a throttled batch would still count as a receive and eat an
-   * attempt). Integer 2–1000. Default `DEFAULT_WEBHOOK_CONCURRENCY` (10).
+   * Most delivery functions running at once: the SQS event source's `maxConcurrency` (the poller never hands out
+   * more batches, so receivers see a bounded rate). Integer 2–1000. Default `DEFAULT_WEBHOOK_CONCURRENCY` (10).
    */
   readonly deliveryConcurrency?: number;
+  /**
+   * Reserved concurrency of the delivery function, opt-in: an integer ≥ `deliveryConcurrency` (so a batch the
+   * poller hands out is never throttled, which would eat an attempt). Default unset: no reservation, because
+   * Lambda refuses any reservation that leaves an account fewer than 10 unreserved executions, and a new
+   * account's whole quota can be 10 — the stack must deploy there.
+   */
+  readonly deliveryReservedConcurrency?: number;
   /**
    * Retry delays as `WEBHOOK_RETRY_SCHEDULE` spells them (comma-separated seconds, e.g. `60,300,1800`). Default
    * unset: the code's schedule (60, 300, 1800, 7200, 21600, 43200 s). Sets the queue's `maxReceiveCount` too.
@@ -95,6 +101,10 @@ export class WebhookPipeline extends Construct {
     const concurrency = props.deliveryConcurrency ?? DEFAULT_WEBHOOK_CONCURRENCY;
     if (!Number.isInteger(concurrency) || concurrency < 2 || concurrency > 1000) {
       throw new Error(`webhook delivery concurrency must be an integer from 2 to 1000 (got ${concurrency})`);
+    }
+    const reserved = props.deliveryReservedConcurrency;
+    if (reserved !== undefined && (!Number.isInteger(reserved) || reserved < concurrency || reserved > 1000)) {
+      throw new Error(`webhook delivery reserved concurrency must be an integer from the delivery concurrency (${concurrency}) to 1000 (got ${reserved})`);
     }
     const breaker = props.breakerThreshold;
     if (breaker !== undefined && (!Number.isInteger(breaker) || breaker < 1)) {
@@ -173,7 +183,7 @@ export class WebhookPipeline extends Construct {
       description: 'Webhook delivery: signed HTTPS POST per message (functions/webhook-delivery/handler.ts)',
       timeout: Duration.seconds(WORKER_TIMEOUT_SECONDS),
       memorySize: 256,
-      reservedConcurrentExecutions: concurrency,
+      reservedConcurrentExecutions: reserved,
       environment: {
         WEBHOOK_QUEUE_URL: this.queue.queueUrl,
         ...(props.retrySchedule !== undefined && { WEBHOOK_RETRY_SCHEDULE: schedule.join(',') }),
