@@ -20,7 +20,7 @@ import { ExtractionPipeline } from './extraction-pipeline.ts';
 import { MessagingPipeline } from './messaging-pipeline.ts';
 import { parseMessagingSettings, type MessagingSettings } from './messaging/settings.ts';
 import { PUBLIC_ROUTES } from './public-routes.ts';
-import { pascal, ServiceHttpApi } from './http-api.ts';
+import { pascal, ServiceHttpApi, type ServiceHttpApiProps } from './http-api.ts';
 import { bundlesXraySdk, ServiceFunction } from './service-function.ts';
 import { ServiceTable } from './table.ts';
 import { tableAccessOf, type MessagingWorker, type WebhookWorker } from './table-access.ts';
@@ -50,10 +50,13 @@ export interface TransactionCoordinationStackProps extends StackProps {
   readonly webhooks?: Pick<WebhookPipelineProps, 'deliveryConcurrency' | 'deliveryReservedConcurrency' | 'retrySchedule' | 'breakerThreshold'>;
   /** Senders, inbound domain, SMS origination identity, public base URL (lib/messaging/settings.ts). Default: its defaults. */
   readonly messaging?: MessagingSettings;
+  /** The HTTP API's edge settings (lib/http-api.ts): CORS origins and the optional custom domain. */
+  readonly edge?: Pick<ServiceHttpApiProps, 'corsAllowOrigins' | 'customDomain'>;
 }
 
 /**
- * The service stack. Outputs `ApiUrl` (invoke URL, trailing `/`), `TableName`, `DocumentsBucketName`,
+ * The service stack. Outputs `ApiUrl` (invoke URL, trailing `/`), `ApiDomainTarget` and `ApiDomainHostedZoneId`
+ * (with a custom domain), `TableName`, `DocumentsBucketName`,
  * `ExtractionStateMachineArn`, and the messaging set-up values (`MailConfigurationSetName`,
  * `InboundMailActivateCommand`, `InboundSmsTopicArn`, `MailDkim1..3` with `mailDomain`). Functions are named by
  * CloudFormation; one per group that has operations, built from its generated entry (lib/group-entries.ts) and
@@ -135,6 +138,7 @@ export class TransactionCoordinationStack extends Stack {
       },
       publicRoutes: PUBLIC_ROUTES,
       publicFunctionOf: (worker) => this.messaging.workers[worker].fn,
+      ...props.edge,
     });
     new ReferenceSite(this, 'Reference', { httpApi: this.httpApi.api, operations: ops });
     const publicBaseUrl = messagingSettings.publicBaseUrl ?? this.httpApi.api.apiEndpoint;
@@ -181,7 +185,12 @@ export class TransactionCoordinationStack extends Stack {
     Aspects.of(this).add(new NotifyEveryAlarm([this.alarmTopic.action, ...(props.alarmActions ?? [])]), { priority: AspectPriority.MUTATING });
 
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topic.topicArn, description: 'SNS topic every alarm notifies (ALARM and OK)' });
-    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Invoke URL of the HTTP API ($default stage)' });
+    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Invoke URL of the HTTP API ($default stage, or its custom domain)' });
+    if (this.httpApi.customDomain) {
+      const domain = this.httpApi.customDomain;
+      new CfnOutput(this, 'ApiDomainTarget', { value: domain.regionalDomainName, description: `CNAME target of ${domain.name} (or a Route 53 alias in ApiDomainHostedZoneId)` });
+      new CfnOutput(this, 'ApiDomainHostedZoneId', { value: domain.regionalHostedZoneId, description: 'Hosted zone id of ApiDomainTarget, for a Route 53 alias record' });
+    }
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The single DynamoDB table' });
     new CfnOutput(this, 'DocumentsBucketName', { value: this.extraction.bucket.bucketName, description: 'Uploaded documents and OCR blocks files' });
     new CfnOutput(this, 'ExtractionStateMachineArn', { value: this.extraction.stateMachine.stateMachineArn, description: 'Contract-extraction state machine' });
