@@ -23,6 +23,7 @@ import { PUBLIC_ROUTES } from './public-routes.ts';
 import { pascal, ServiceHttpApi, type ServiceHttpApiProps } from './http-api.ts';
 import { bundlesXraySdk, ServiceFunction } from './service-function.ts';
 import { ServiceTable } from './table.ts';
+import { DataKey } from './data-key.ts';
 import { tableAccessOf, type MessagingWorker, type WebhookWorker } from './table-access.ts';
 import { writeGroupEntries } from './group-entries.ts';
 import type { ModuleOperation } from './registry.ts';
@@ -66,6 +67,8 @@ export interface TransactionCoordinationStackProps extends StackProps {
  * the workspace purge and export workers (lib/workspace-lifecycle.ts).
  */
 export class TransactionCoordinationStack extends Stack {
+  /** The customer-managed key of the data at rest (lib/data-key.ts). */
+  readonly dataKey: DataKey;
   /** The single table (`.table` is the `dynamodb.Table`). */
   readonly table: ServiceTable;
   /** One function per API group that has operations. */
@@ -92,7 +95,8 @@ export class TransactionCoordinationStack extends Stack {
   constructor(scope: Construct, id: string, props: TransactionCoordinationStackProps) {
     super(scope, id, props);
 
-    this.table = new ServiceTable(this, 'Data', { deletionProtection: props.tableDeletionProtection ?? true });
+    this.dataKey = new DataKey(this, 'DataKey');
+    this.table = new ServiceTable(this, 'Data', { deletionProtection: props.tableDeletionProtection ?? true, encryptionKey: this.dataKey.key });
 
     const ops = props.operations;
     const groups = LAMBDA_GROUPS.filter((g) => ops.some((op) => op.group === g));
@@ -113,12 +117,14 @@ export class TransactionCoordinationStack extends Stack {
     this.webhooks = new WebhookPipeline(this, 'Webhooks', {
       table: this.table.table,
       entryOf: handlerEntryOf,
+      dataKey: this.dataKey,
       ...props.webhooks,
     });
 
     this.extraction = new ExtractionPipeline(this, 'Extraction', {
       table: this.table.table,
       entryOf: (relativePath) => path.join(PROJECT_ROOT, relativePath),
+      dataKey: this.dataKey,
     });
 
     const messagingSettings = props.messaging ?? parseMessagingSettings({});
@@ -126,6 +132,7 @@ export class TransactionCoordinationStack extends Stack {
       table: this.table.table,
       entryOf: handlerEntryOf,
       extraction: this.extraction,
+      dataKey: this.dataKey,
       settings: messagingSettings,
     });
 
@@ -147,6 +154,7 @@ export class TransactionCoordinationStack extends Stack {
     this.lifecycle = new WorkspaceLifecycle(this, 'Lifecycle', {
       table: this.table.table,
       documentsBucket: this.extraction.bucket,
+      dataKey: this.dataKey,
       entryOf: handlerEntryOf,
       messaging: this.messaging,
     });
@@ -191,6 +199,7 @@ export class TransactionCoordinationStack extends Stack {
       new CfnOutput(this, 'ApiDomainTarget', { value: domain.regionalDomainName, description: `CNAME target of ${domain.name} (or a Route 53 alias in ApiDomainHostedZoneId)` });
       new CfnOutput(this, 'ApiDomainHostedZoneId', { value: domain.regionalHostedZoneId, description: 'Hosted zone id of ApiDomainTarget, for a Route 53 alias record' });
     }
+    new CfnOutput(this, 'DataKeyArn', { value: this.dataKey.key.keyArn, description: 'KMS key of the data at rest; create mail secrets with --kms-key-id set to it' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The single DynamoDB table' });
     new CfnOutput(this, 'DocumentsBucketName', { value: this.extraction.bucket.bucketName, description: 'Uploaded documents and OCR blocks files' });
     new CfnOutput(this, 'ExtractionStateMachineArn', { value: this.extraction.stateMachine.stateMachineArn, description: 'Contract-extraction state machine' });

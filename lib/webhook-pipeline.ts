@@ -19,6 +19,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { acknowledgeQueueSendKeyGrant, queueEncryption, type DataKey } from './data-key.ts';
 import { maxAttempts, retryScheduleSeconds } from '#events/retry-schedule';
 import { deadLetterAgeAlarm } from './alarms/queue-alarms.ts';
 import { withRunbook, type RunbookAnchor } from './alarms/runbook.ts';
@@ -77,6 +78,8 @@ export interface WebhookPipelineProps {
   readonly retrySchedule?: string;
   /** Consecutive failures that pause a subscription (`WEBHOOK_BREAKER_THRESHOLD`). Default unset: code default 20. */
   readonly breakerThreshold?: number;
+  /** Encrypts the queues (lib/data-key.ts). Default: SQS-managed encryption. */
+  readonly dataKey?: DataKey;
 }
 
 /** Delivery queue + DLQ, fan-out and delivery functions, their event sources, grants and alarms. */
@@ -118,7 +121,7 @@ export class WebhookPipeline extends Construct {
 
     // Queues. A standard queue keeps a message's first-enqueue time when it moves to the DLQ, so the DLQ's
     // 14 days count from fan-out (at least ~13 days for an operator to redrive).
-    const queueDefaults = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
+    const queueDefaults = { ...queueEncryption(props.dataKey), enforceSSL: true } as const;
     this.deadLetterQueue = new sqs.Queue(this, 'DeliveryDlq', { ...queueDefaults, retentionPeriod: Duration.days(14) });
     this.queue = new sqs.Queue(this, 'DeliveryQueue', {
       ...queueDefaults,
@@ -147,6 +150,7 @@ export class WebhookPipeline extends Construct {
     });
     this.fanout.bindTable(props.table, WEBHOOK_FANOUT_TABLE_ACCESS, { indexes: false });
     this.queue.grantSendMessages(this.fanout.fn);
+    if (props.dataKey) acknowledgeQueueSendKeyGrant(this.fanout, 'the delivery queue it fills and its on-failure DLQ');
     this.fanout.fn.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,

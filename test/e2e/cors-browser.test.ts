@@ -26,7 +26,7 @@ describe('a web app on another origin', () => {
   it('creates a contact with a bearer key (a preflighted call), then reads the 409 of a duplicate', async () => {
     const page = await b.newPage();
     await page.goto(appOrigin);
-    const call = () => page.evaluate(async ({ base, key }) => {
+    const call = (): Promise<any> => page.evaluate(async ({ base, key }) => {
       const res = await fetch(`${base}/api/v1/contacts`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'cors-contact-1' },
@@ -46,7 +46,7 @@ describe('a web app on another origin', () => {
   it('sees the envelope of a refused call (the error answer carries the CORS headers too)', async () => {
     const page = await b.newPage();
     await page.goto(appOrigin);
-    const res = await page.evaluate(async (base) => {
+    const res: any = await page.evaluate(async (base) => {
       const r = await fetch(`${base}/api/v1/contacts`, { headers: { authorization: 'Bearer mcp_at_not-a-key' } });
       return { status: r.status, body: await r.json() };
     }, t.baseUrl);

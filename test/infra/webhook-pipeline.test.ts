@@ -114,15 +114,15 @@ describe('delivery queue', () => {
     s.template.hasResourceProperties('AWS::SQS::Queue', {
       RedrivePolicy: { deadLetterTargetArn: arnOf(dlq), maxReceiveCount: maxAttempts() },
       VisibilityTimeout: 6 * WORKER_TIMEOUT_SECONDS,
-      SqsManagedSseEnabled: true,
+      KmsMasterKeyId: arnOf(s.logicalIdOf(s.stack.dataKey.key)),
     });
     expect(maxAttempts()).toBe(7);
   });
 
-  it('keeps dead letters 14 days; every queue is encrypted and refuses non-TLS requests', () => {
+  it('keeps dead letters 14 days; every queue is encrypted with the data key and refuses non-TLS requests', () => {
     const { queue, dlq, fanoutDlq } = ids();
     for (const id of [dlq, fanoutDlq]) {
-      expect(s.resources[id].Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+      expect(s.resources[id].Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, KmsMasterKeyId: arnOf(s.logicalIdOf(s.stack.dataKey.key)) });
       expect(s.resources[id].Properties.RedrivePolicy, 'a DLQ has no DLQ of its own').toBeUndefined();
     }
     const deniesPlainHttp = (id: string) =>
