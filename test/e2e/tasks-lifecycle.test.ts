@@ -52,7 +52,7 @@ describe('POST /transactions/{transactionId}/tasks', () => {
       createdBy: org.ownerUserId,
     });
     const [created] = await eventsFor(org.orgId, 'task.created', deal.id);
-    expect(created.data).toEqual({ taskId: r.body.data.id, transactionId: deal.id, title: 'Send inspection report', dueDate: '2026-12-10' });
+    expect(created.data).toEqual({ taskId: r.body.data.id, transactionId: deal.id, title: 'Send inspection report', dueDate: '2026-12-10', assigneeUserId: null });
   });
 
   it('keeps the date part of a dueDate date-time and validates the body', async () => {
