@@ -15,15 +15,15 @@ import { logger, metrics, observedHandler } from '#observability/powertools';
 export type ScheduledSendInput = { orgId: string; scheduledMessageId: string } | ReminderFire;
 
 /**
- * Metrics (Count): `ScheduledSends` by `outcome` (sent, failed, skipped; moved for a reminder whose key date moved).
+ * Metrics (Count): `ScheduledSends` by `outcome` (sent, failed, skipped; stale for a reminder whose key date moved under it).
  * @throws Error when the input lacks a non-empty `orgId` and `scheduledMessageId` (or a reminder's `transactionId`,
  *   `reminderId` and integer `generation`): a malformed schedule lands in the failure queue, alarmed, rather than
  *   being dropped; or when the send failed transiently (retried)
  */
-export const handler = observedHandler(async (input: ScheduledSendInput): Promise<{ outcome: 'sent' | 'failed' | 'skipped' | 'moved' }> => {
+export const handler = observedHandler(async (input: ScheduledSendInput): Promise<{ outcome: 'sent' | 'failed' | 'skipped' | 'stale' }> => {
   const ok = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
   const given = (input ?? {}) as Partial<Record<string, unknown>>;
-  let outcome: 'sent' | 'failed' | 'skipped' | 'moved';
+  let outcome: 'sent' | 'failed' | 'skipped' | 'stale';
   if (ok(given.orgId) && ok(given.reminderId) && ok(given.transactionId) && Number.isInteger(given.generation)) {
     const fire = input as ReminderFire;
     logger.appendKeys({ orgId: fire.orgId, reminderId: fire.reminderId });

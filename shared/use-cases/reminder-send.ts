@@ -9,25 +9,34 @@ import { getReminder, updateReminder } from '#db/reminders';
 import { getDeal } from '#db/transactions';
 import { NotFound, Unavailable } from '#domain/errors';
 import { isEmailAddress } from '#domain/email-addresses';
+import { reminderTime } from '#domain/reminders';
 import { partiesOf } from '#use-cases/messaging/deal-parties';
 import { sendDealEmail } from '#use-cases/messaging/send-email';
-import { deadlineOf, moveReminder, recipientsOf, renderReminder, type ReminderFire } from '#use-cases/reminders';
+import { deadlineOf, recipientsOf, renderReminder, type ReminderFire } from '#use-cases/reminders';
 
 /**
  * Sends a reminder when its schedule fires (the scheduled-send worker). Acts as the member who created it.
  * @returns `sent`; `failed` (for good: no recipient left, a merge field without a value, a suppressed address);
- *   `moved` (its key date moved since it was scheduled: it now has a new schedule, or expired); `skipped` (not
+ *   `stale` (its key date moved since it was scheduled and the move did not reach it: it is not sent at the old
+ *   time but ends `failed`, or `expired` when the new time has passed, saying so); `skipped` (not
  *   pending at this generation: sent, moving or gone)
  * @throws Error for a transient failure (the reminder is pending again; the scheduler retries)
  */
-export async function sendReminder(fire: ReminderFire, now: Date): Promise<'sent' | 'failed' | 'moved' | 'skipped'> {
+export async function sendReminder(fire: ReminderFire, now: Date): Promise<'sent' | 'failed' | 'stale' | 'skipped'> {
   const { orgId } = fire;
   const r = await getReminder(orgId, fire.transactionId, fire.reminderId).catch((err) => (err instanceof NotFound ? undefined : Promise.reject(err)));
   if (!r || r.status !== 'pending' || r.generation !== fire.generation) return 'skipped';
   const deal = await getDeal(orgId, r.transactionId).catch((err) => (err instanceof NotFound ? undefined : Promise.reject(err)));
   if (deal) {
     const deadline = deadlineOf(deal, r);
-    if (deadline !== r.deadlineDate) return (await moveReminder(orgId, r, deadline, now)) ? 'moved' : 'skipped';
+    // The move normally reschedules it (followKeyDates); this worker cannot create schedules (it is their target).
+    if (deadline !== r.deadlineDate) {
+      const { sendAt } = reminderTime(deadline, r.daysBeforeReminder, r.reminderTimeOfDay, r.timezone);
+      const passed = Date.parse(sendAt) <= now.getTime();
+      const error = `the deadline moved from ${r.deadlineDate} to ${deadline} after the reminder was scheduled; not sent at the old time${passed ? '' : ': create it again'}`;
+      const moved = await updateReminder(orgId, r, { from: 'pending', generation: r.generation }, { status: passed ? 'expired' : 'failed', error, updatedAt: now.toISOString() });
+      return moved ? 'stale' : 'skipped';
+    }
   }
   if (!(await updateReminder(orgId, r, { from: 'pending', generation: r.generation }, { status: 'sending', updatedAt: now.toISOString() }))) return 'skipped';
   const at = { from: 'sending' as const, generation: r.generation };
