@@ -120,13 +120,13 @@ export const DEFAULT_ORG_TIMEZONE = 'America/Chicago';
 
 /** The organization's IANA time zone (attribute `timezone` of the organization item), else the default. */
 export async function organizationTimezone(orgId: string): Promise<string> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: orgItemKey(orgId), ProjectionExpression: 'timezone' }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: orgItemKey(orgId), ProjectionExpression: '#tz', ExpressionAttributeNames: { '#tz': 'timezone' } }));
   return (out.Item?.timezone as string | undefined) || DEFAULT_ORG_TIMEZONE;
 }
 
 /** Sets the organization's IANA time zone (the caller checked it is one). */
 export async function setOrganizationTimezone(orgId: string, timezone: string): Promise<void> {
   await db().send(
-    new UpdateCommand({ TableName: tableName(), Key: orgItemKey(orgId), UpdateExpression: 'SET timezone = :tz', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':tz': timezone } }),
+    new UpdateCommand({ TableName: tableName(), Key: orgItemKey(orgId), UpdateExpression: 'SET #tz = :tz', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#tz': 'timezone' }, ExpressionAttributeValues: { ':tz': timezone } }),
   );
 }

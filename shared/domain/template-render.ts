@@ -112,8 +112,9 @@ export interface RenderedText {
   text: string;
   /** Fields inserted with their values. */
   fields: string[];
+  /** Names it uses anywhere that are not merge fields (kept as written where inserted). */
   unknownFields: string[];
-  /** Merge fields it inserts that have no value here (kept as written in `text`). */
+  /** Merge fields it inserts (in a branch its conditions take) that have no value here (kept as written in `text`). */
   missingFields: string[];
 }
 
@@ -127,14 +128,24 @@ export function renderTemplate(text: string, values: ReadonlyMap<string, string 
   const a = analyzeTree(tree);
   if (a.unsupported.length) throw new TemplateSyntaxError(`unsupported: ${a.unsupported.join('; ')}`);
   const has = (f: string) => isMergeFieldName(f) && values.get(f) != null && values.get(f) !== '';
-  // A field without a value is kept as written: the mustache becomes literal text before compiling.
-  walk(tree, (n) => {
-    if (n.type !== 'MustacheStatement') return;
-    const field = fieldOf(n.path)!;
+  // Only the branches the conditions take count: a field inside a false #if is neither used nor missing.
+  const reached: string[] = [];
+  const visit = (node: Node | undefined): void => {
+    if (!node) return;
+    if (node.type === 'Program') return (node.body as Node[]).forEach(visit);
+    if (node.type === 'BlockStatement') {
+      const truthy = has(fieldOf(node.params[0])!) === (node.path.original === 'if');
+      return visit(truthy ? node.program : node.inverse);
+    }
+    if (node.type !== 'MustacheStatement') return;
+    const field = fieldOf(node.path)!;
+    if (!reached.includes(field)) reached.push(field);
     if (has(field)) return;
-    const literal = n.escaped ? `{{${field}}}` : `{{{${field}}}}`;
-    Object.assign(n, { type: 'ContentStatement', value: literal, original: literal });
-  });
+    // A field without a value is kept as written: the mustache becomes literal text before compiling.
+    const literal = node.escaped ? `{{${field}}}` : `{{{${field}}}}`;
+    Object.assign(node, { type: 'ContentStatement', value: literal, original: literal });
+  };
+  visit(tree);
   const data: Record<string, unknown> = Object.create(null);
   for (const f of [...a.fields, ...a.conditions]) {
     if (!has(f)) continue;
@@ -146,8 +157,8 @@ export function renderTemplate(text: string, values: ReadonlyMap<string, string 
   const compiled = env.compile(tree as unknown as hbs.AST.Program, { noEscape: true, knownHelpersOnly: true, knownHelpers: { if: true, unless: true }, strict: false });
   return {
     text: compiled(data, { allowProtoPropertiesByDefault: false }),
-    fields: a.fields.filter(has),
+    fields: reached.filter(has),
     unknownFields: a.unknownFields,
-    missingFields: a.fields.filter((f) => isMergeFieldName(f) && !has(f)),
+    missingFields: reached.filter((f) => isMergeFieldName(f) && !has(f)),
   };
 }

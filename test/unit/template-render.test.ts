@@ -77,6 +77,13 @@ describe('rendering', () => {
     expect(analyzeTemplate(t).conditions).toEqual(['parties.seller.name', 'keyDates.InspectionDeadline']);
   });
 
+  it('a field inside a branch not taken is neither used nor missing', () => {
+    const r = renderTemplate('{{#if reminder.note}}Note: {{reminder.note}}{{else}}{{#if parties.seller.name}}{{parties.seller.name}}{{else}}{{parties.seller.email}}{{/if}}{{/if}}', values);
+    expect(r.text).toBe('{{parties.seller.email}}');
+    expect(r.missingFields).toEqual(['parties.seller.email']);
+    expect(r.fields).toEqual([]);
+  });
+
   it('plain text: nothing is HTML-escaped; comments vanish; values are not re-parsed as templates', () => {
     const v = new Map([...values, ['reminder.note', '<b>{{client.email}}</b> & co']]);
     expect(renderTemplate('{{! internal }}{{reminder.note}}', v).text).toBe('<b>{{client.email}}</b> & co');
