@@ -7,7 +7,7 @@
 import { clockNow } from '#ports/clock';
 import { sendScheduledEmail } from '#use-cases/messaging/scheduled-email';
 import { sendReminder } from '#use-cases/reminder-send';
-import type { ReminderFire } from '#use-cases/reminders';
+import type { ReminderFire } from '#use-cases/reminder-schedule';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logger, metrics, observedHandler } from '#observability/powertools';
 

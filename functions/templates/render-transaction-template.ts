@@ -7,7 +7,7 @@ import { defineOperation } from '#api/operation';
 import { uuid, uuidPath } from '#api/params';
 import { dataOf } from '#api/responses/common';
 import { RenderedTemplate } from '#api/responses/templates';
-import { renderForDeal } from '#use-cases/email-templates';
+import { renderForDeal } from '#use-cases/template-preview';
 
 export default defineOperation({
   operationId: 'renderTransactionTemplate',

@@ -14,7 +14,7 @@ import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transa
 import { outboxPut, type Actor } from '#events/outbox';
 import { createTransaction, getDeal, touchTransaction, type Deal, type Transaction } from '#db/transactions';
 import { planKeyDateWrites } from '#db/key-dates';
-import { followKeyDates } from '#use-cases/reminders';
+import { followKeyDates } from '#use-cases/reminder-schedule';
 import { newOpenTask, taskCreateItems, type Task } from '#db/task-items';
 import { contactCreateItems, splitName, type Contact } from '#db/contacts';
 import { getJob, jobAppliedUpdate, type ExtractionJob } from '#db/extraction-jobs';

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { byDue, getDeal, RECENT_ACTIVITY, statusAttributes, touchTransaction, type Deal } from '#db/transactions';
 import { getStatusVocabulary } from '#db/statuses';
 import { planKeyDateWrites } from '#db/key-dates';
-import { followKeyDates } from '#use-cases/reminders';
+import { followKeyDates } from '#use-cases/reminder-schedule';
 import { newOpenTask, taskCreateItems, type Task } from '#db/task-items';
 import { activityPut } from '#db/activity';
 import { transactWrite, MAX_TRANSACT_ITEMS } from '#db/transact';

@@ -2,7 +2,8 @@
  * Email templates and merge fields (spec "Templates and forms"; `GET .../merge-fields`, `POST .../render-template`):
  * the organization's templates with the system ones, creating one (its text checked: it parses, uses only supported
  * constructs and only merge fields), reading one by id or slug, a deal's merge fields, and rendering a template
- * against a deal as a preview (nothing is sent or stored).
+ * against a deal as a preview (nothing is sent or stored: shared/use-cases/template-preview.ts, which alone bundles
+ * the Handlebars compiler; this module needs only its parser).
  */
 import { randomUUID } from 'node:crypto';
 import { getEmailTemplateById, getEmailTemplateBySlug, listOrgEmailTemplates, MAX_ORG_TEMPLATES, putEmailTemplate, SlugTaken } from '#db/email-templates';
@@ -10,9 +11,9 @@ import { getOrganization } from '#db/orgs';
 import { getDeal, type Deal } from '#db/transactions';
 import type { Actor } from '#events/outbox';
 import { InvalidInput, NotFound } from '#domain/errors';
-import { mergeFieldsOf, type MergeField, type MergeSource } from '#domain/merge-fields';
+import { isMergeFieldName, mergeFieldsOf, type MergeField, type MergeSource } from '#domain/merge-fields';
 import { isSystemSlug, slugify, systemTemplates, type EmailTemplate } from '#domain/system-email-templates';
-import { analyzeTemplate, renderTemplate, TemplateSyntaxError } from '#domain/template-render';
+import { analyzeTemplate, parseTemplate, reachedFields, TemplateSyntaxError } from '#domain/template-fields';
 
 /** The merge fields a subject and body use (inserted first, then tested only), for a template's `mergeFields`. */
 export function templateFields(subject: string, body: string): string[] {
@@ -165,62 +166,19 @@ export async function dealMergeFields(orgId: string, transactionId: string): Pro
   return mergeFieldsOf(await mergeSourceOf(orgId, deal));
 }
 
-/** A template rendered against a deal. */
-export interface RenderedTemplate {
-  template: Pick<EmailTemplate, 'id' | 'slug' | 'name' | 'source'>;
-  subject: string;
-  body: string;
-  /** Fields filled in. */
-  mergeFields: string[];
-  /** Names that are not merge fields (left as written). */
-  unknownFields: string[];
-  /** Merge fields with no value on the deal (left as written). */
-  missingFields: string[];
-  /** True when nothing is unknown or missing. */
-  complete: boolean;
-}
-
 /**
- * Renders a template's subject and body with merge-field values.
- * @throws InvalidInput (`field`) when the template's text does not parse or uses unsupported syntax
+ * The merge fields a template would leave blank with these values: unknown names, and fields it inserts (in the
+ * branches its conditions take) that have no value.
+ * @throws TemplateSyntaxError when its text does not parse
  */
-export function renderWith(t: EmailTemplate, fields: MergeField[], field = 'templateId'): RenderedTemplate {
+export function blankFields(t: Pick<EmailTemplate, 'subject' | 'body'>, fields: MergeField[]): string[] {
   const values = new Map(fields.map((f) => [f.name, f.value]));
-  try {
-    const s = renderTemplate(t.subject, values);
-    const b = renderTemplate(t.body, values);
-    const union = (x: string[], y: string[]) => [...new Set([...x, ...y])];
-    const unknownFields = union(s.unknownFields, b.unknownFields);
-    const missingFields = union(s.missingFields, b.missingFields);
-    return {
-      template: { id: t.id, slug: t.slug, name: t.name, source: t.source },
-      subject: s.text.replace(/\s*[\r\n]+\s*/g, ' ').trim(),
-      body: b.text,
-      mergeFields: union(s.fields, b.fields),
-      unknownFields,
-      missingFields,
-      complete: !unknownFields.length && !missingFields.length,
-    };
-  } catch (err) {
-    if (err instanceof TemplateSyntaxError) throw new InvalidInput({ [field]: `the template cannot be rendered: ${err.message}` });
-    throw err;
+  const has = (f: string) => isMergeFieldName(f) && Boolean(values.get(f));
+  const blank = new Set<string>();
+  for (const text of [t.subject, t.body]) {
+    const tree = parseTemplate(text);
+    for (const f of analyzeTemplate(text).unknownFields) blank.add(f);
+    for (const f of reachedFields(tree, has)) if (!has(f)) blank.add(f);
   }
-}
-
-/**
- * Renders the template named by `templateId` or `slug` against the deal (a preview: nothing is sent or stored).
- * @throws NotFound for a deal that is absent or another organization's
- * @throws InvalidInput when neither or two different templates are named, or the named one does not exist
- */
-export async function renderForDeal(orgId: string, transactionId: string, ref: { slug?: string | null; templateId?: string | null }): Promise<RenderedTemplate> {
-  const deal = await getDeal(orgId, transactionId);
-  const slug = ref.slug?.trim();
-  if (!slug && !ref.templateId) throw new InvalidInput({ templateId: 'give templateId or slug', slug: 'give slug or templateId' });
-  const byId = ref.templateId ? await findEmailTemplate(orgId, ref.templateId) : undefined;
-  if (ref.templateId && !byId) throw new InvalidInput({ templateId: 'is not an email template of this organization' });
-  const bySlug = slug ? await findEmailTemplate(orgId, slug) : undefined;
-  if (slug && !bySlug) throw new InvalidInput({ slug: 'is not an email template of this organization' });
-  if (byId && bySlug && byId.id !== bySlug.id) throw new InvalidInput({ slug: 'names another template than templateId; give one of them' });
-  const t = (byId ?? bySlug)!;
-  return renderWith(t, mergeFieldsOf(await mergeSourceOf(orgId, deal)), byId ? 'templateId' : 'slug');
+  return [...blank];
 }

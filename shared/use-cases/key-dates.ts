@@ -12,7 +12,7 @@ import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transa
 import type { Actor } from '#events/outbox';
 import { Conflict, InvalidInput, NotFound } from '#domain/errors';
 import { retryStale, StaleRead } from '#use-cases/optimistic';
-import { followKeyDates } from '#use-cases/reminders';
+import { followKeyDates } from '#use-cases/reminder-schedule';
 
 const busy = () => new Conflict('The transaction kept changing while its key dates were written; retry.');
 

@@ -12,7 +12,10 @@ import { isEmailAddress } from '#domain/email-addresses';
 import { reminderTime } from '#domain/reminders';
 import { partiesOf } from '#use-cases/messaging/deal-parties';
 import { sendDealEmail } from '#use-cases/messaging/send-email';
-import { deadlineOf, recipientsOf, renderReminder, type ReminderFire } from '#use-cases/reminders';
+import { findEmailTemplate } from '#use-cases/email-templates';
+import { deadlineOf, recipientsOf, reminderMergeFields } from '#use-cases/reminders';
+import type { ReminderFire } from '#use-cases/reminder-schedule';
+import { renderWith } from '#use-cases/template-preview';
 
 /**
  * Sends a reminder when its schedule fires (the scheduled-send worker). Acts as the member who created it.
@@ -46,7 +49,9 @@ export async function sendReminder(fire: ReminderFire, now: Date): Promise<'sent
   };
   if (!deal) return fail('the transaction no longer exists');
   try {
-    const email = await renderReminder(orgId, deal, r);
+    const template = await findEmailTemplate(orgId, r.emailTemplateId);
+    if (!template) return await fail(`its email template ${r.emailTemplateId} no longer exists`);
+    const email = renderWith(template, await reminderMergeFields(orgId, deal, r));
     const blank = [...email.unknownFields, ...email.missingFields];
     if (blank.length) return await fail(`merge fields without a value: ${blank.join(', ')}; not sent rather than sent with blanks`);
     const { addresses } = recipientsOf(deal, r);

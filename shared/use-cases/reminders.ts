@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { reminderPut, updateReminder, type Reminder } from '#db/reminders';
+import { fireOf, reminderScheduleName } from '#use-cases/reminder-schedule';
 import { organizationTimezone } from '#db/orgs';
 import { getDeal, type Deal } from '#db/transactions';
 import { transactWrite } from '#db/transact';
@@ -18,23 +19,11 @@ import { scheduler } from '#ports/scheduler';
 import type { Actor } from '#events/outbox';
 import { Conflict, InvalidInput, Unavailable } from '#domain/errors';
 import { MAX_RECIPIENTS, parseAddressList } from '#domain/email-addresses';
-import { mergeFieldsOf } from '#domain/merge-fields';
+import { mergeFieldsOf, type MergeField } from '#domain/merge-fields';
 import { DEFAULT_DAYS_BEFORE, DEFAULT_REMINDER_TIME, parseTimeOfDay, reminderTime } from '#domain/reminders';
 import { DEFAULT_REMINDER_TEMPLATE } from '#domain/system-email-templates';
-import { findEmailTemplate, mergeSourceOf, renderWith, type RenderedTemplate } from '#use-cases/email-templates';
+import { blankFields, findEmailTemplate, mergeSourceOf } from '#use-cases/email-templates';
 import { findEmailSuppression } from '#db/consent';
-import { logger } from '#observability/powertools';
-
-/** The schedule of a reminder's generation (EventBridge Scheduler: at most 64 of letters, digits, `-`, `_`, `.`). */
-export const reminderScheduleName = (id: string, generation: number) => `rem-${id}-${generation}`;
-
-/** What the scheduled-send worker receives for a reminder. */
-export interface ReminderFire {
-  orgId: string;
-  transactionId: string;
-  reminderId: string;
-  generation: number;
-}
 
 /** A reminder request as the API takes it (every field nullable). */
 export interface ReminderRequest {
@@ -56,10 +45,8 @@ const splitRoles = (s: string | null | undefined) => [...new Set((s ?? '').split
 export const deadlineOf = (deal: Pick<Deal, 'keyDates'>, r: Pick<Reminder, 'deadlineType' | 'deadlineDate'>) =>
   (r.deadlineType && deal.keyDates.find((k) => k.keyDateType === r.deadlineType)?.dateValue) || r.deadlineDate;
 
-/** The email of a reminder rendered against the deal as it is now. */
-export async function renderReminder(orgId: string, deal: Deal, r: Reminder, templateField = 'emailTemplateId'): Promise<RenderedTemplate> {
-  const t = await findEmailTemplate(orgId, r.emailTemplateId);
-  if (!t) throw new InvalidInput({ [templateField]: 'is not an email template of this organization' });
+/** The merge fields of a reminder's email on the deal as it is now (its `reminder.*` fields included). */
+export async function reminderMergeFields(orgId: string, deal: Deal, r: Reminder): Promise<MergeField[]> {
   const label = r.deadlineType ? (deal.keyDates.find((k) => k.keyDateType === r.deadlineType)?.label ?? null) : null;
   const source = await mergeSourceOf(orgId, deal, {
     deadlineType: r.deadlineType ?? 'Deadline',
@@ -68,7 +55,7 @@ export async function renderReminder(orgId: string, deal: Deal, r: Reminder, tem
     daysBefore: r.daysBeforeReminder,
     note: r.note,
   });
-  return renderWith(t, mergeFieldsOf(source), templateField);
+  return mergeFieldsOf(source);
 }
 
 /** The addresses a reminder goes to on the deal as it is: its roles' linked contacts with an email, and its addresses. */
@@ -153,9 +140,8 @@ export async function createReminder(actor: Actor, transactionId: string, input:
     error: null,
   };
   // Checked now as it would render today: an unknown or valueless field is refused rather than sent blank later.
-  const preview = await renderReminder(actor.orgId, deal, r);
-  if (preview.unknownFields.length || preview.missingFields.length)
-    throw new InvalidInput({ emailTemplateId: `the template uses merge fields this deal has no value for: ${[...preview.unknownFields, ...preview.missingFields].join(', ')}` });
+  const blank = blankFields(template, await reminderMergeFields(actor.orgId, deal, r));
+  if (blank.length) throw new InvalidInput({ emailTemplateId: `the template uses merge fields this deal has no value for: ${blank.join(', ')}` });
   for (const address of recipientsOf(deal, r).addresses) {
     const suppressed = await findEmailSuppression(address);
     if (suppressed) throw new Conflict(`${address} is suppressed after a ${suppressed.reason} on ${suppressed.suppressedAt.slice(0, 10)}; it is not emailed again.`);
@@ -169,58 +155,4 @@ export async function createReminder(actor: Actor, transactionId: string, input:
     throw new Unavailable('The reminder could not be scheduled; retry.', { cause: err });
   }
   return r;
-}
-
-const fireOf = (orgId: string, r: Pick<Reminder, 'transactionId' | 'id' | 'generation'>): Record<string, unknown> & ReminderFire => ({
-  orgId,
-  transactionId: r.transactionId,
-  reminderId: r.id,
-  generation: r.generation,
-});
-
-/**
- * Moves a pending reminder to a new deadline: a new schedule first (generation + 1), then the reminder, then the old
- * schedule is deleted. A reminder whose new time has passed ends `expired`. Losing a race (another move, the send)
- * changes nothing: the new schedule is deleted again.
- * @returns the reminder as it now is, or undefined when it was not pending at that generation
- */
-export async function moveReminder(orgId: string, r: Reminder, deadlineDate: string, now: Date): Promise<Reminder | undefined> {
-  const { local, sendAt } = reminderTime(deadlineDate, r.daysBeforeReminder, r.reminderTimeOfDay, r.timezone);
-  const sched = await scheduler();
-  const at = { from: 'pending' as const, generation: r.generation };
-  if (Date.parse(sendAt) <= now.getTime()) {
-    const set = { status: 'expired' as const, deadlineDate, scheduledLocal: local, sendAt, updatedAt: now.toISOString(), error: `the deadline moved to ${deadlineDate}; the reminder time had passed` };
-    if (!(await updateReminder(orgId, r, at, set))) return undefined;
-    await sched.delete(reminderScheduleName(r.id, r.generation));
-    return { ...r, ...set };
-  }
-  const generation = r.generation + 1;
-  const next = { deadlineDate, scheduledLocal: local, sendAt, generation, updatedAt: now.toISOString() };
-  await sched.create({ name: reminderScheduleName(r.id, generation), at: local, timezone: r.timezone, target: 'scheduled-send', payload: fireOf(orgId, { ...r, generation }) });
-  if (!(await updateReminder(orgId, r, at, next))) {
-    await sched.delete(reminderScheduleName(r.id, generation));
-    return undefined;
-  }
-  await sched.delete(reminderScheduleName(r.id, r.generation));
-  return { ...r, ...next };
-}
-
-/**
- * After key dates were written: moves the deal's pending reminders that follow a key date that changed. A failure
- * is logged, not thrown (the key dates are committed); the send re-checks the deadline and moves a stale reminder
- * then.
- * @param reminders the deal's reminders as read before the write
- * @param keyDates the key dates as written
- */
-export async function followKeyDates(orgId: string, reminders: readonly Reminder[], keyDates: readonly { keyDateType: string; dateValue: string }[], now: Date): Promise<void> {
-  const dates = new Map(keyDates.map((k) => [k.keyDateType, k.dateValue]));
-  for (const r of reminders) {
-    const date = r.deadlineType ? dates.get(r.deadlineType) : undefined;
-    if (r.status !== 'pending' || !date || date === r.deadlineDate) continue;
-    try {
-      await moveReminder(orgId, r, date, now);
-    } catch (err) {
-      logger.error('reminder not moved with its key date; the send will move it', { reminderId: r.id, error: err instanceof Error ? err.message : String(err) });
-    }
-  }
 }

@@ -5,7 +5,8 @@
  * organization's time zone across daylight-saving changes.
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeTemplate, renderTemplate, TemplateSyntaxError } from '#domain/template-render';
+import { analyzeTemplate, TemplateSyntaxError } from '#domain/template-fields';
+import { renderTemplate } from '#domain/template-render';
 import { isMergeFieldName, keyDateWords, longDate, mergeFieldsOf, roleFieldKey, type MergeSource } from '#domain/merge-fields';
 import { parseTimeOfDay, reminderTime } from '#domain/reminders';
 import { slugify } from '#domain/system-email-templates';
@@ -129,6 +130,18 @@ describe('reminder time', () => {
     expect(reminderTime('2030-06-04', 3, '09:00', 'America/Chicago')).toEqual({ local: '2030-06-01T09:00:00', sendAt: '2030-06-01T14:00:00.000Z' });
     expect(reminderTime('2030-01-04', 3, '09:00', 'America/Chicago').sendAt).toBe('2030-01-01T15:00:00.000Z');
     expect(reminderTime('2030-03-01', 0, '17:30', 'UTC').sendAt).toBe('2030-03-01T17:30:00.000Z');
+    expect(reminderTime('2030-06-10', 3, '09:00', 'Asia/Tokyo').sendAt).toBe('2030-06-07T00:00:00.000Z');
+    expect(reminderTime('2030-01-10', 0, '09:00', 'Asia/Kolkata').sendAt).toBe('2030-01-10T03:30:00.000Z');
+  });
+
+  it('on the daylight-saving change days: a skipped time moves past the gap, a repeated one is its first occurrence', () => {
+    // 2027-03-14 02:30 does not exist in Chicago (02:00 CST → 03:00 CDT): 03:30 CDT.
+    expect(reminderTime('2027-03-14', 0, '02:30', 'America/Chicago').sendAt).toBe('2027-03-14T08:30:00.000Z');
+    expect(reminderTime('2027-03-14', 0, '03:00', 'America/Chicago').sendAt).toBe('2027-03-14T08:00:00.000Z');
+    expect(reminderTime('2027-03-14', 0, '01:59', 'America/Chicago').sendAt).toBe('2027-03-14T07:59:00.000Z');
+    // 2027-11-07 01:30 happens twice (CDT, then CST): the first, 06:30Z.
+    expect(reminderTime('2027-11-07', 0, '01:30', 'America/Chicago').sendAt).toBe('2027-11-07T06:30:00.000Z');
+    expect(reminderTime('2027-11-07', 0, '09:00', 'America/Chicago').sendAt).toBe('2027-11-07T15:00:00.000Z');
   });
 
   it('time of day: 24-hour or am/pm', () => {
