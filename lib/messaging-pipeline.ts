@@ -27,6 +27,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { acknowledgeQueueSendKeyGrant, queueEncryption, type DataKey } from './data-key.ts';
 import type { Capability } from '#api/types';
 import type { ExtractionPipeline } from './extraction-pipeline.ts';
 import { deadLetterAgeAlarm } from './alarms/queue-alarms.ts';
@@ -78,6 +79,8 @@ export interface MessagingPipelineProps {
   /** The documents bucket (inbound mail lands under `inbound/`) and its document grants. */
   readonly extraction: ExtractionPipeline;
   readonly settings: MessagingSettings;
+  /** Encrypts the failure queue, the scheduler's DLQ and the mail secrets (lib/data-key.ts). */
+  readonly dataKey?: DataKey;
 }
 
 /** The messaging constructs, their workers, failure queue, alarms and dashboard row. */
@@ -98,7 +101,7 @@ export class MessagingPipeline extends Construct {
     const stack = Stack.of(this);
     const { settings, extraction } = props;
 
-    this.failureQueue = new sqs.Queue(this, 'WorkerFailures', { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    this.failureQueue = new sqs.Queue(this, 'WorkerFailures', { ...queueEncryption(props.dataKey), enforceSSL: true, retentionPeriod: Duration.days(14) });
     Validations.of(this.failureQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason:
@@ -119,6 +122,7 @@ export class MessagingPipeline extends Construct {
       fn.bindTable(props.table, MESSAGING_WORKER_TABLE_ACCESS[name], { indexes: false });
       if (ASYNC_WORKERS.includes(name)) {
         fn.fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(this.failureQueue) });
+        if (props.dataKey) acknowledgeQueueSendKeyGrant(fn, 'its on-failure destination, the worker-failures queue');
       }
       workers[name] = fn;
     }
@@ -142,10 +146,10 @@ export class MessagingPipeline extends Construct {
       );
     }
 
-    this.mail = new MailSending(this, 'Mail', { settings, topicKey: this.topicKey, eventsHandler: workers['email-events'] });
+    this.mail = new MailSending(this, 'Mail', { settings, topicKey: this.topicKey, eventsHandler: workers['email-events'], dataKey: props.dataKey });
     this.inboundMail = new InboundMail(this, 'InboundMail', { settings, bucket: extraction.bucket, handler: workers['inbound-email'] });
     this.sms = new SmsMessaging(this, 'Sms', { settings, topicKey: this.topicKey, inboundHandler: workers['inbound-sms'] });
-    this.scheduler = new MessageScheduler(this, 'Scheduler', { target: workers['scheduled-send'] });
+    this.scheduler = new MessageScheduler(this, 'Scheduler', { target: workers['scheduled-send'], dataKey: props.dataKey });
 
     // scheduled-send sends email as the member who scheduled it, attachments included.
     this.mail.grantSend(workers['scheduled-send']);

@@ -26,6 +26,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { acknowledgeQueueSendKeyGrant, type DataKey } from './data-key.ts';
 import { ASYNC_RETRY_ATTEMPTS, type MessagingPipeline } from './messaging-pipeline.ts';
 import { ServiceFunction } from './service-function.ts';
 import { WORKSPACE_EXPORT_TABLE_ACCESS, WORKSPACE_PURGE_TABLE_ACCESS } from './table-access.ts';
@@ -42,6 +43,8 @@ export interface WorkspaceLifecycleProps {
   readonly entryOf: (worker: LifecycleWorker) => string;
   /** Its scheduler (targets, schedule deletion), mail grant and failure queue. */
   readonly messaging: MessagingPipeline;
+  /** The documents bucket's key (lib/data-key.ts): the export worker reads and writes encrypted objects. */
+  readonly dataKey?: DataKey;
 }
 
 export class WorkspaceLifecycle extends Construct {
@@ -85,11 +88,13 @@ export class WorkspaceLifecycle extends Construct {
     this.export.bindTable(props.table, WORKSPACE_EXPORT_TABLE_ACCESS);
     this.export.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects('org/*'), bucket.arnForObjects('exports/*')] }));
     this.export.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects('exports/*')] }));
+    props.dataKey?.grantEncryptDecrypt(this.export.fn); // reads documents, writes the archive (SSE-KMS)
     mail.grantSend(this.export, { memberMailboxes: false }); // the notice is sent as the service, through SES
 
     for (const [target, fn] of [['workspace-purge', this.purge], ['workspace-export', this.export]] as const) {
       scheduler.addTarget(target, fn);
       fn.fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(failureQueue) });
+      if (props.dataKey) acknowledgeQueueSendKeyGrant(fn, 'its on-failure destination, the worker-failures queue');
     }
 
     const objectFindings = [
