@@ -90,6 +90,7 @@ export class MessagingPipeline extends Construct {
   readonly topicKey: kms.Key;
   /** Asynchronous worker invocations that failed after `ASYNC_RETRY_ATTEMPTS` retries (Lambda's destination records). */
   readonly failureQueue: sqs.Queue;
+  private readonly dataKey?: DataKey;
   readonly mail: MailSending;
   readonly inboundMail: InboundMail;
   readonly sms: SmsMessaging;
@@ -121,13 +122,11 @@ export class MessagingPipeline extends Construct {
       });
       // public-links lists a deal's disclosure packages (GSI1) for its portal; the other workers query no index.
       fn.bindTable(props.table, MESSAGING_WORKER_TABLE_ACCESS[name], { indexes: name === 'public-links' });
-      if (ASYNC_WORKERS.includes(name)) {
-        fn.fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(this.failureQueue) });
-        if (props.dataKey) acknowledgeQueueSendKeyGrant(fn, 'its on-failure destination, the worker-failures queue');
-      }
       workers[name] = fn;
     }
     this.workers = workers;
+    this.dataKey = props.dataKey;
+    for (const name of ASYNC_WORKERS) this.catchFailures(workers[name]);
 
     this.topicKey = new kms.Key(this, 'TopicKey', {
       description: 'Encrypts the SES events and inbound SMS topics (and the alarm topic: lib/alarms/alarm-topic.ts)',
@@ -282,6 +281,16 @@ export class MessagingPipeline extends Construct {
         leftYAxis: { min: 0, showUnits: false },
       }),
     ];
+  }
+
+  /**
+   * Gives an asynchronously invoked function (S3 notification, SNS, EventBridge Scheduler) Lambda's two retries
+   * and then this pipeline's failure queue as its on-failure destination: the record keeps the event
+   * (`requestPayload`) for a replay (docs/runbook.md#messaging-worker-failures), and the queue is alarmed.
+   */
+  catchFailures(fn: ServiceFunction): void {
+    fn.fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(this.failureQueue) });
+    if (this.dataKey) acknowledgeQueueSendKeyGrant(fn, 'its on-failure destination, the worker-failures queue');
   }
 }
 

@@ -158,6 +158,9 @@ export class TransactionCoordinationStack extends Stack {
       entryOf: handlerEntryOf,
       messaging: this.messaging,
     });
+    // A failed upload notification would otherwise be dropped after Lambda's retries, leaving a document with no
+    // extraction job: keep it for a replay.
+    this.messaging.catchFailures(this.extraction.uploadHandler);
 
     for (const [group, fn] of functions) {
       const uses = new Set<Capability>(ops.filter((op) => op.group === group).flatMap((op) => op.uses));

@@ -23,11 +23,10 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { acknowledgeQueueSendKeyGrant, type DataKey } from './data-key.ts';
-import { ASYNC_RETRY_ATTEMPTS, type MessagingPipeline } from './messaging-pipeline.ts';
+import type { DataKey } from './data-key.ts';
+import type { MessagingPipeline } from './messaging-pipeline.ts';
 import { ServiceFunction } from './service-function.ts';
 import { WORKSPACE_EXPORT_TABLE_ACCESS, WORKSPACE_PURGE_TABLE_ACCESS } from './table-access.ts';
 
@@ -54,7 +53,7 @@ export class WorkspaceLifecycle extends Construct {
   constructor(scope: Construct, id: string, props: WorkspaceLifecycleProps) {
     super(scope, id);
     const stack = Stack.of(this);
-    const { scheduler, mail, failureQueue } = props.messaging;
+    const { scheduler, mail } = props.messaging;
 
     const bucket = props.documentsBucket;
     bucket.addLifecycleRule({ id: 'expire-workspace-exports', prefix: 'exports/', expiration: Duration.days(EXPORT_OBJECT_DAYS) });
@@ -93,8 +92,7 @@ export class WorkspaceLifecycle extends Construct {
 
     for (const [target, fn] of [['workspace-purge', this.purge], ['workspace-export', this.export]] as const) {
       scheduler.addTarget(target, fn);
-      fn.fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(failureQueue) });
-      if (props.dataKey) acknowledgeQueueSendKeyGrant(fn, 'its on-failure destination, the worker-failures queue');
+      props.messaging.catchFailures(fn);
     }
 
     const objectFindings = [

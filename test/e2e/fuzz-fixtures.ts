@@ -239,6 +239,8 @@ export class FuzzFixtures {
         return SYSTEM_FORMS[0]!.id;
       case 'submissionId':
         return (await this.submission()).submissionId;
+      case 'idOrSlug':
+        return 'closing-reminder';
       case 'orgId':
         return this.org.orgId;
       case 'userId':
@@ -264,6 +266,10 @@ export class FuzzFixtures {
       case 'contactId':
       case 'recipientContactId':
         return typeof value === 'string' ? (await this.contact()).contactId : value;
+      // Roles a reminder addresses: the contact fixture holds them.
+      case 'recipientRoles':
+        if (typeof value === 'string') await this.contact();
+        return value;
       case 'url':
         return HOOK_URL;
       case 'confirmName':

@@ -38,6 +38,8 @@ interface Ids {
   recipientId: string;
   /** A form submission on org A's deal. */
   submissionId: string;
+  /** An email template of org A (`{idOrSlug}`). */
+  emailTemplateId: string;
 }
 
 /** The fixture id for a parameter name (`id` is per group), or undefined when the fixture has none. */
@@ -57,6 +59,7 @@ const ID_OF: Record<string, (ids: Ids) => string> = {
   submissionId: (i) => i.submissionId,
   // A filter by a system form (the same for every organization); the listing's transactionId is what is isolated.
   formDefinitionId: () => SYSTEM_FORMS[0]!.id,
+  idOrSlug: (i) => i.emailTemplateId,
 };
 
 const operations = await loadOperations();
@@ -109,6 +112,7 @@ async function snapshotA(key: string) {
     communications: await get(`/api/v1/transactions/${ids.transactionId}/communications`),
     conversation: await get(`/api/v1/conversations/${ids.threadId}/messages`),
     scheduled: await get(`/api/v1/transactions/${ids.transactionId}/scheduled-messages`),
+    template: await get(`/api/v1/email-templates/${ids.emailTemplateId}`),
     events: (await outboxEvents(a.orgId)).map((e) => e.eventId).sort(),
   };
 }
@@ -135,7 +139,10 @@ beforeAll(async () => {
   expect(contact.status).toBe(200);
   const linked = await t.call('POST', `/api/v1/transactions/${deal.id}/contacts`, { key: a.keys.actions, body: { contactId: contact.body.data.id, role: 'Buyer' } });
   expect(linked.status).toBe(200);
+  const template = await t.call('POST', '/api/v1/email-templates', { key: a.keys.actions, body: { name: 'A template', subject: 'For {{property.address}}', body: 'Private.' } });
+  expect(template.status).toBe(200);
   ids = {
+    emailTemplateId: template.body.data.id,
     transactionId: deal.id,
     taskId: tk.id,
     commentId: c.body.data.id,

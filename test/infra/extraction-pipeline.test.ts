@@ -275,6 +275,14 @@ describe('upload trigger', () => {
       EXTRACTION_STATE_MACHINE_ARN: { Ref: idOf(pipeline().stateMachine) },
     });
   });
+
+  it('keeps a notification it failed after two retries in the async failure queue (on-failure destination), for a replay', () => {
+    s.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: idOf(pipeline().uploadHandler.fn) },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: { OnFailure: { Destination: arnOf(idOf(s.stack.messaging.failureQueue)) } },
+    });
+  });
 });
 
 describe('API groups', () => {
