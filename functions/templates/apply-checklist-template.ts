@@ -12,6 +12,8 @@ export default defineOperation({
   method: 'POST',
   path: '/api/v1/transactions/{transactionId}/checklist',
   access: 'draft',
+  // replaceExisting removes open checklist tasks (Delete items in the transaction, then their comments).
+  uses: ['table:delete'],
   summary: "Applies a checklist template: its items become tasks following the deal's key dates; scope = all or sections; replaceExisting swaps earlier checklists' open tasks.",
   response: () => dataOf(AppliedChecklistResult),
   schemas: () => ({
