@@ -86,7 +86,7 @@ export interface StatedKeyDate {
 
 /**
  * Key dates a message states as changed: per sentence that has a change cue, each date chrono-node reads (a
- * certain day; relative dates like "next Friday" count from `receivedAt`, forward) is given to the nearest key-date
+ * stated day or weekday; relative dates like "next Friday" count from `receivedAt`, forward) is given to the nearest key-date
  * word of that sentence. The first date stated for a type wins.
  * @param text plain text of the message (quoted replies, lines starting with `>`, are ignored)
  */
@@ -96,12 +96,13 @@ export function keyDatesStatedIn(text: string, receivedAt: Date): StatedKeyDate[
     .filter((l) => !l.trimStart().startsWith('>'))
     .join('\n');
   const out = new Map<string, StatedKeyDate>();
-  for (const sentence of own.split(/(?<=[!?])\s+|\n+|\.\s+(?=[A-Z])/)) {
+  for (const sentence of own.split(/(?<=[.!?])\s+(?=[A-Z])|\n+/)) {
     if (!CHANGE_CUE.test(sentence)) continue;
     const words = KEY_DATE_WORDS.flatMap(([type, re]) => [...sentence.matchAll(re)].map((m) => ({ type, at: m.index ?? 0 })));
     if (!words.length) continue;
     for (const r of chrono.parse(sentence, receivedAt, { forwardDate: true })) {
-      if (!r.start.isCertain('day')) continue;
+      // A day, or a weekday ("next Friday"); not "now"/"today", which a change cue like "now ends" also reads as.
+      if (!(r.start.isCertain('day') || r.start.isCertain('weekday')) || /^(now|today|tonight)$/i.test(r.text.trim())) continue;
       const date = `${String(r.start.get('year')).padStart(4, '0')}-${String(r.start.get('month')).padStart(2, '0')}-${String(r.start.get('day')).padStart(2, '0')}`;
       if (!isCalendarDate(date)) continue;
       const nearest = words.reduce((best, w) => (Math.abs(w.at - r.index) < Math.abs(best.at - r.index) ? w : best));
