@@ -194,7 +194,7 @@ describe('step functions', () => {
     }
   });
 
-  it('only the job steps touch the table, with exactly the actions they call (base table, no Delete; Query only for ExtractFields' proposals)', () => {
+  it('only the job steps touch the table, with exactly the actions they call (base table, no Delete; Query only for the proposals of ExtractFields)', () => {
     const tableArn = arnOf(idOf(s.stack.table.table));
     for (const step of EXTRACTION_STEPS) {
       const fn = pipeline().steps[step];
