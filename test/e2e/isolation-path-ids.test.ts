@@ -34,6 +34,8 @@ interface Ids {
   messageId: string;
   /** A pending proposal of org A's deal (`/proposals/{id}`). */
   proposalId: string;
+  /** An email template of org A (`{idOrSlug}`). */
+  emailTemplateId: string;
 }
 
 /** The fixture id for a parameter name (`id` is per group), or undefined when the fixture has none. */
@@ -49,6 +51,7 @@ const ID_OF: Record<string, (ids: Ids) => string> = {
   keyDateType: () => 'ClosingDate',
   threadId: (i) => i.threadId,
   messageId: (i) => i.messageId,
+  idOrSlug: (i) => i.emailTemplateId,
 };
 
 const operations = await loadOperations();
@@ -101,6 +104,7 @@ async function snapshotA(key: string) {
     conversation: await get(`/api/v1/conversations/${ids.threadId}/messages`),
     scheduled: await get(`/api/v1/transactions/${ids.transactionId}/scheduled-messages`),
     proposal: await get(`/api/v1/proposals/${ids.proposalId}`),
+    template: await get(`/api/v1/email-templates/${ids.emailTemplateId}`),
     events: (await outboxEvents(a.orgId)).map((e) => e.eventId).sort(),
   };
 }
@@ -127,7 +131,10 @@ beforeAll(async () => {
   expect(contact.status).toBe(200);
   const linked = await t.call('POST', `/api/v1/transactions/${deal.id}/contacts`, { key: a.keys.actions, body: { contactId: contact.body.data.id, role: 'Buyer' } });
   expect(linked.status).toBe(200);
+  const template = await t.call('POST', '/api/v1/email-templates', { key: a.keys.actions, body: { name: 'A template', subject: 'For {{property.address}}', body: 'Private.' } });
+  expect(template.status).toBe(200);
   ids = {
+    emailTemplateId: template.body.data.id,
     transactionId: deal.id,
     taskId: tk.id,
     commentId: c.body.data.id,

@@ -12,7 +12,7 @@ import { captureTelemetry, metricNames, type LogLine, type Telemetry } from '../
 import { createOrganization } from '#db/orgs';
 import { RATE_LIMITS } from '#db/api-keys';
 import { groupHandler } from '#http/pipeline';
-import type { RegisteredOperation } from '#api/operation';
+import { plannedOperation, type RegisteredOperation } from '#api/operation';
 import getHealth from '#functions/meta/get-health';
 import deleteDocument from '#functions/documents/delete-document';
 import sendTransactionEmail from '#functions/messaging/send-transaction-email';
@@ -40,6 +40,7 @@ const ops: RegisteredOperation[] = [
   },
   { ...deleteDocument, group: 'meta', handler: async () => ({ body: { deleted: true } }) },
   { ...sendTransactionEmail, group: 'meta', handler: async () => ({ statusCode: 201, body: { messageId: randomUUID() } }) },
+  { ...plannedOperation({ operationId: 'getPlannedThing', method: 'GET', path: '/api/v1/planned-thing', access: 'read', summary: 'A planned operation.', planned: 'a later issue', schemas: () => ({}) }), group: 'meta' },
 ];
 const handler = groupHandler('meta', ops);
 
@@ -164,6 +165,16 @@ describe('failures', () => {
     const [doc] = t.metrics();
     expect(metricNames(doc)).toEqual(['Requests', 'Latency', 'ServerErrors']);
     expect(doc).toMatchObject({ statusClass: '5xx', ServerErrors: 1 });
+  });
+
+  it('a planned operation\'s 501 is counted as NotImplemented, not ServerErrors (it is not a fault)', async () => {
+    const res = await invoke(event('GET', '/api/v1/planned-thing', 'GET /api/v1/planned-thing', org.keys.read));
+
+    expect(res.statusCode).toBe(501);
+    expect(accessLines()[0]).toMatchObject({ status: 501, errorCode: 'not_implemented', operationId: 'getPlannedThing' });
+    const [doc] = t.metrics();
+    expect(metricNames(doc)).toEqual(['Requests', 'Latency', 'NotImplemented']);
+    expect(doc).toMatchObject({ operation: 'getPlannedThing', statusClass: '5xx', NotImplemented: 1 });
   });
 
   it('the 429 past the write limit is counted as RateLimited', async () => {

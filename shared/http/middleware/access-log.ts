@@ -7,7 +7,8 @@
  *   Gateway's), `method`, `route`, `status`, `latencyMs`, and `errorCode` (the envelope's `error.code`) for
  *   4xx/5xx; `operationId` and `orgId` come with the keys the pipeline appended once it knew them.
  * - Metrics (EMF, dimensions `operation` and `statusClass` `2xx`/`4xx`/`5xx`): `Requests` (Count), `Latency`
- *   (Milliseconds), and `RateLimited` for a 429, `ServerErrors` for a 5xx (Count). `operation` is the
+ *   (Milliseconds), and `RateLimited` for a 429, `ServerErrors` for a 5xx other than 501, `NotImplemented` for a
+ *   501 (a planned operation is not a fault; the 5xx alarm leaves it out too) (Count). `operation` is the
  *   operationId, or `unmatched` for a path no operation serves.
  */
 import type middy from '@middy/core';
@@ -49,7 +50,8 @@ export function accessLog(): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGate
     metrics.addMetric('Requests', MetricUnit.Count, 1);
     metrics.addMetric('Latency', MetricUnit.Milliseconds, latencyMs);
     if (status === 429) metrics.addMetric('RateLimited', MetricUnit.Count, 1);
-    if (status >= 500) metrics.addMetric('ServerErrors', MetricUnit.Count, 1);
+    if (status === 501) metrics.addMetric('NotImplemented', MetricUnit.Count, 1);
+    else if (status >= 500) metrics.addMetric('ServerErrors', MetricUnit.Count, 1);
   };
   return {
     before: (request) => {
