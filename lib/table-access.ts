@@ -91,13 +91,15 @@ export const WEBHOOK_DELIVERY_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', '
  * shared/db/extraction-jobs.ts reads the job and its document with `GetItem` (consistent), then commits the
  * transition in one `TransactWriteItems` whose items are `Update`s of the job and the document (IAM checks each
  * item's own action: `UpdateItem`) and, when the job finishes, a conditional `Put` of the `extraction.completed`
- * outbox event (`PutItem`). No `Query`, no `DeleteItem`.
+ * outbox event (`PutItem`). No `DeleteItem`.
  * - `markRunning` (`markJobRunning`): no event, so no `PutItem`.
- * - `extractFields` (`completeJob`), `markFailed` (`failJob`): the event too.
+ * - `extractFields` (`completeJob`), `markFailed` (`failJob`): the event too. `extractFields` also proposes the
+ *   key dates a later document of a deal changes (shared/use-cases/proposals.ts): `Query` reads the deal's item
+ *   collection (base table), a conditional `Put` creates the proposal.
  */
 export const EXTRACTION_STEP_TABLE_ACCESS = {
   markRunning: ['dynamodb:GetItem', 'dynamodb:TransactWriteItems', 'dynamodb:UpdateItem'],
-  extractFields: ['dynamodb:GetItem', 'dynamodb:TransactWriteItems', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
+  extractFields: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:TransactWriteItems', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
   markFailed: ['dynamodb:GetItem', 'dynamodb:TransactWriteItems', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
 } as const satisfies Record<string, TableAccess>;
 
@@ -140,11 +142,12 @@ export type MessagingWorker = (typeof MESSAGING_WORKERS)[number];
  * - `inbound-email` (S3 `inbound/` → receive-email.ts): `GetItem` (reply route, provider reference, the answered
  *   message), `Query` (`getDeal` reads the deal's item collection to match the sender to its contacts),
  *   `TransactWriteItems` + `PutItem` (the message, its reference and provider reference are conditional `Put`s of
- *   one transaction). Nothing is updated or deleted.
+ *   one transaction; a proposal of the key dates it states is one more conditional `Put`). Nothing is updated or
+ *   deleted.
  * - `inbound-sms` (SNS two-way SMS → receive-sms.ts): `GetItem` (provider reference, SMS route, conversation),
  *   `PutItem` (an opt-out; the message's `Put`s inside the transaction), `DeleteItem` (START lifts an opt-out),
  *   `UpdateItem` (the conversation's count and preview, an `Update` inside the transaction),
- *   `TransactWriteItems`. No `Query`.
+ *   `TransactWriteItems`, `Query` (`getDeal`, when a text states a key date as changed: shared/use-cases/proposals.ts).
  * - `scheduled-send` (EventBridge Scheduler → scheduled-email.ts → send-email.ts): `GetItem` (the scheduled
  *   message, deal head, suppressions, member, mailbox, attached documents, reply token), `Query` (the member's
  *   mailboxes, `listMailAccounts`), `UpdateItem` (the scheduled message's conditional transitions; the message's
@@ -159,7 +162,7 @@ export type MessagingWorker = (typeof MESSAGING_WORKERS)[number];
 export const MESSAGING_WORKER_TABLE_ACCESS: Readonly<Record<MessagingWorker, TableAccess>> = {
   'email-events': ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
   'inbound-email': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:TransactWriteItems'],
-  'inbound-sms': ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem', 'dynamodb:TransactWriteItems'],
+  'inbound-sms': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem', 'dynamodb:TransactWriteItems'],
   'scheduled-send': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:TransactWriteItems'],
   'public-links': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:TransactWriteItems'],
 };

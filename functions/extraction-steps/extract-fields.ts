@@ -3,9 +3,11 @@
  * `extractContract`, the same one for Textract and local OCR), then `completeJob`, which stores the result and
  * emits `extraction.completed` in one transaction. OCR warnings (Textract `PARTIAL_SUCCESS`) are added to the
  * result's warnings and make it require review. Counts `ExtractionJobsCompleted` (and `ExtractionsNeedingReview`)
- * and records `ExtractionConfidence` (Percent, 0–100). The same handler runs in AWS and in the local runner.
+ * and records `ExtractionConfidence` (Percent, 0–100). A completed job of a document on a deal with key dates
+ * proposes the key dates it changes (shared/use-cases/proposals.ts; `ProposalsCreated`). The same handler runs in AWS and in the local runner.
  */
 import { completeJob } from '#db/extraction-jobs';
+import { proposeFromExtraction } from '#use-cases/proposals';
 import { extractContract } from '#domain/extraction/extract';
 import { clockNow } from '#ports/clock';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -26,6 +28,10 @@ export async function extractFields(input: ExtractFieldsInput, now: Date = clock
     result.requiresReview = true;
   }
   await completeJob(input.orgId, input.jobId, result, now);
+  // A later document of a deal (an amendment) proposes its changed key dates. Runs on a retried step too
+  // (the proposal's id is derived from the job, so it is made once).
+  const proposal = await proposeFromExtraction(input.orgId, input.jobId, now);
+  if (proposal) metrics.addMetric('ProposalsCreated', MetricUnit.Count, 1);
   metrics.addMetric('ExtractionJobsCompleted', MetricUnit.Count, 1);
   metrics.addMetric('ExtractionConfidence', MetricUnit.Percent, Math.round(result.confidence * 1000) / 10);
   if (result.requiresReview) metrics.addMetric('ExtractionsNeedingReview', MetricUnit.Count, 1);

@@ -1,15 +1,19 @@
 /** `GET /api/v1/checklist-templates`: checklist templates, filtered by category, complexity, side, state and type. */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
 import { boolParam } from '#api/params';
 import { filter } from '#api/schemas/templates';
+import { listOf } from '#api/responses/common';
+import { ChecklistTemplate } from '#api/responses/checklists';
+import { filterChecklistTemplates, SYSTEM_CHECKLIST_TEMPLATES } from '#domain/checklists';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'listChecklistTemplates',
   method: 'GET',
   path: '/api/v1/checklist-templates',
   access: 'read',
-  summary: 'Checklist templates, filtered by category, complexity, side, state and type.',
+  summary: 'Checklist templates, filtered by category, complexity, side, state and type (activeOnly defaults to true).',
+  response: () => listOf(ChecklistTemplate),
   schemas: () => ({
     query: z.object({
       activeOnly: z.optional(boolParam()),
@@ -20,5 +24,6 @@ export default plannedOperation({
       transactionType: filter(),
     }),
   }),
-  planned: 'issue #11 (deal workspace)',
+  example: { query: { state: 'TX', side: 'Buyer', transactionType: 'Purchase' } },
+  handler: async ({ query }) => ({ body: { data: filterChecklistTemplates(SYSTEM_CHECKLIST_TEMPLATES, query) } }),
 });

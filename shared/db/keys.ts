@@ -9,9 +9,11 @@ export const apiKeyPk = (hash: string) => `APIKEY#${hash}`;
 export const idempotencyPk = (orgId: string, keyHash: string) => `ORG#${orgId}#IDEM#${keyHash}`;
 export const usagePk = (orgId: string, keyId: string) => `ORG#${orgId}#USAGE#${keyId}`;
 export const eventPk = (orgId: string, eventId: string) => `ORG#${orgId}#EVENT#${eventId}`;
+export const proposalPk = (orgId: string, proposalId: string) => `ORG#${orgId}#PROPOSAL#${proposalId}`;
 
 /** GSI1 partitions (cross-deal lists). */
 export const gsi1 = {
+  proposals: (orgId: string) => `ORG#${orgId}#PROPOSALS`,
   transactions: (orgId: string) => `ORG#${orgId}#TXNS`,
   keyDates: (orgId: string) => `ORG#${orgId}#KEYDATES`,
   openTasks: (orgId: string) => `ORG#${orgId}#OPENTASKS`,

@@ -17,12 +17,14 @@ import type { ModuleOperation } from '#lib/registry';
 import { schemasOf } from '#api/operation';
 import type { TestApi, TestOrg } from '../support/http-client.ts';
 import type { Credentials, ValidRequest } from '../support/fuzz-request.ts';
-import { pdfBytes, uploadAndComplete, waitFor } from './documents-fixtures.ts';
+import { extractionResult, pdfBytes, TREC_VALUES, uploadAndComplete, waitFor } from './documents-fixtures.ts';
+import { proposeFromExtraction } from '#use-cases/proposals';
+import { completeJob, createJob } from '#db/extraction-jobs';
 
 /** Webhook target on loopback (LOCAL_MODE allows plain http there); nothing listens, nothing is delivered here. */
 export const HOOK_URL = 'http://127.0.0.1:9/hook';
 
-type Memo = Partial<Record<'deal' | 'task' | 'document' | 'job' | 'webhook' | 'contact' | 'conversation' | 'scheduled' | 'disclosure' | 'submission', Promise<Record<string, string>>>>;
+type Memo = Partial<Record<'deal' | 'task' | 'document' | 'job' | 'webhook' | 'contact' | 'conversation' | 'scheduled' | 'disclosure' | 'submission' | 'proposal', Promise<Record<string, string>>>>;
 
 /** The workspace name of the fuzzed organization (a deletion request's `confirmName` must equal it). */
 export const FUZZ_ORG_NAME = 'Fuzz Realty';
@@ -36,6 +38,8 @@ const CONTACT_PHONE = '+15125550143';
 export class FuzzFixtures {
   private memo: Memo = {};
   private partnerKey?: string;
+  /** Amendments made for proposal fixtures (each moves closing one more day, so each proposes a change). */
+  private amendments = 0;
   /** Counts the fixtures made (and rechecks), so a caller knows when the table changed outside its requests. */
   version = 0;
 
@@ -115,6 +119,22 @@ export class FuzzFixtures {
   /** A completed extraction job, not applied yet. */
   job = () => this.once('job', async () => ({ jobId: (await uploadAndComplete(this.t, this.org)).jobId }));
 
+  /**
+   * A pending proposal on the deal: an extraction job of the deal completed with an amendment's result (TREC values,
+   * another closing date), proposed by the producer the extraction pipeline calls.
+   */
+  proposal = () =>
+    this.once('proposal', async () => {
+      const { transactionId } = await this.deal();
+      // A job of the deal completed with the amendment's result (no upload: quicker, and the producer reads only the job).
+      const result = extractionResult({ ...TREC_VALUES, closingDate: new Date(Date.parse('2030-04-15T00:00:00Z') + ++this.amendments * 86_400_000).toISOString().slice(0, 10) });
+      const { jobId } = await createJob(this.org.orgId, { documentId: randomUUID(), transactionId, bucket: 'fuzz', key: 'fuzz/amendment.pdf' }, new Date());
+      await completeJob(this.org.orgId, jobId, result, new Date());
+      const p = await proposeFromExtraction(this.org.orgId, jobId, new Date());
+      if (!p) throw new Error('fixture proposal: the amendment proposed nothing');
+      return { id: p.id };
+    });
+
   /** A webhook subscription. */
   webhook = () =>
     this.once('webhook', async () => ({ id: (await this.ok('POST', '/api/v1/webhooks', this.org.keys.actions, { name: 'Fuzz hook', url: HOOK_URL, events: ['*'] })).id }));
@@ -170,6 +190,7 @@ export class FuzzFixtures {
       gone(this.memo.contact, (v) => `/api/v1/contacts/${v.contactId}`, (d) => d.phone !== null && d.email !== null).then((g) => ['contact', g] as [keyof Memo, boolean]),
       gone(this.memo.conversation, (v) => `/api/v1/conversations/${v.threadId}/messages`).then((g) => ['conversation', g] as [keyof Memo, boolean]),
       this.scheduledGone().then((g) => ['scheduled', g] as [keyof Memo, boolean]),
+      gone(this.memo.proposal, (v) => `/api/v1/proposals/${v.id}`, (d) => d.status === 'pending' && !d.stale).then((g) => ['proposal', g] as [keyof Memo, boolean]),
     ]);
     for (const [name, isGone] of checks) if (isGone) delete this.memo[name];
     // A task or document belongs to the deal: a new deal means new ones.
@@ -178,6 +199,7 @@ export class FuzzFixtures {
       delete this.memo.document;
       delete this.memo.contact;
       delete this.memo.scheduled;
+      delete this.memo.proposal;
     }
     if (!this.memo.contact) delete this.memo.conversation;
     // A package holds the document; a submission belongs to the deal.
@@ -222,6 +244,7 @@ export class FuzzFixtures {
       case 'jobId':
         return (await this.job()).jobId;
       case 'id':
+        if (op.path.startsWith('/api/v1/proposals/')) return (await this.proposal()).id;
         return op.path.startsWith('/api/v1/webhooks/') ? (await this.webhook()).id : randomUUID();
       case 'keyDateType':
         return 'ClosingDate';

@@ -11,7 +11,9 @@ import { isImplemented, schemasOf } from '#api/operation';
 import { loadOperations, type ModuleOperation } from '#lib/registry';
 import { startTestApi, type TestApi, type TestOrg } from '../support/http-client.ts';
 import { createDeal, outboxEvents, postTask, putKeyDates } from './deal-fixtures.ts';
-import { pdfBytes, startTestS3, waitFor, type TestS3 } from './documents-fixtures.ts';
+import { extractionResult, pdfBytes, startTestS3, waitFor, type TestS3 } from './documents-fixtures.ts';
+import { completeJob, createJob } from '#db/extraction-jobs';
+import { proposeFromExtraction } from '#use-cases/proposals';
 import { createApiKey } from '#db/api-keys';
 import { communicationPuts, newCommunication } from '#db/communications';
 import { conversationPuts, type Conversation } from '#db/conversations';
@@ -38,6 +40,8 @@ interface Ids {
   recipientId: string;
   /** A form submission on org A's deal. */
   submissionId: string;
+  /** A pending proposal of org A's deal (`/proposals/{id}`). */
+  proposalId: string;
   /** An email template of org A (`{idOrSlug}`). */
   emailTemplateId: string;
 }
@@ -51,6 +55,7 @@ const ID_OF: Record<string, (ids: Ids) => string> = {
   jobId: (i) => i.jobId,
   contactId: (i) => i.contactId,
   'webhooks.id': (i) => i.webhookId,
+  'proposals.id': (i) => i.proposalId,
   keyDateType: () => 'ClosingDate',
   threadId: (i) => i.threadId,
   messageId: (i) => i.messageId,
@@ -112,6 +117,7 @@ async function snapshotA(key: string) {
     communications: await get(`/api/v1/transactions/${ids.transactionId}/communications`),
     conversation: await get(`/api/v1/conversations/${ids.threadId}/messages`),
     scheduled: await get(`/api/v1/transactions/${ids.transactionId}/scheduled-messages`),
+    proposal: await get(`/api/v1/proposals/${ids.proposalId}`),
     template: await get(`/api/v1/email-templates/${ids.emailTemplateId}`),
     events: (await outboxEvents(a.orgId)).map((e) => e.eventId).sort(),
   };
@@ -152,6 +158,7 @@ beforeAll(async () => {
     contactId: contact.body.data.id,
     ...(await messagingFixtures(a, deal.id)),
     ...(await pageFixtures(a, deal.id, up.body.data.documentId)),
+    proposalId: await proposalFixture(a, deal.id),
   };
   // Org B has data of its own, so a leak could not hide behind an empty org.
   const own = await createDeal(b, '200 Public Ave');
@@ -208,6 +215,14 @@ async function pageFixtures(org: TestOrg, transactionId: string, documentId: str
   );
   const sub = await recordSubmission(org.orgId, transactionId, SYSTEM_FORMS[0]!, { fullName: 'A client', email: 'a-client@example.com', financing: 'Cash' }, now);
   return { packageId: pkg.body.data.id, recipientId, submissionId: sub.id };
+}
+
+/** A pending proposal on org A's deal: a job of the deal completed with a contract whose closing differs. */
+async function proposalFixture(org: TestOrg, transactionId: string): Promise<string> {
+  const job = await createJob(org.orgId, { documentId: randomUUID(), transactionId, bucket: 'isolation', key: 'isolation/amendment.pdf' }, new Date());
+  await completeJob(org.orgId, job.jobId, extractionResult(), new Date());
+  const p = await proposeFromExtraction(org.orgId, job.jobId, new Date());
+  return p!.id;
 }
 
 describe('tenant isolation of operations with a resource id', () => {

@@ -190,7 +190,8 @@ describe('step functions', () => {
     startOcr: [],
     getOcrStatus: [],
     collectBlocks: [],
-    extractFields: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:TransactWriteItems', 'dynamodb:UpdateItem'],
+    // Also Query (the deal's collection) and PutItem (a proposal) for the key dates a later document of a deal changes.
+    extractFields: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:TransactWriteItems', 'dynamodb:UpdateItem'],
     markFailed: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:TransactWriteItems', 'dynamodb:UpdateItem'],
   };
   const S3: Record<ExtractionStep, [string, string][]> = {
@@ -210,7 +211,7 @@ describe('step functions', () => {
     }
   });
 
-  it('only the job steps touch the table, with exactly the actions they call (base table, no Query/Delete)', () => {
+  it('only the job steps touch the table, with exactly the actions they call (base table, no Delete; Query only for the proposals of ExtractFields)', () => {
     const tableArn = arnOf(idOf(s.stack.table.table));
     for (const step of EXTRACTION_STEPS) {
       const fn = pipeline().steps[step];

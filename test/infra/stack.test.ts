@@ -37,7 +37,7 @@ const BASE_ACTIONS = [
  * Groups that also get DeleteItem (an operation deletes, or honours Idempotency-Key) and BatchGetItem (lib/table-access.ts),
  * spelled out so a change is visible.
  */
-const DELETE_GROUPS = new Set(['tasks', 'messaging', 'disclosures', 'webhooks', 'documents', 'contacts']);
+const DELETE_GROUPS = new Set(['tasks', 'messaging', 'disclosures', 'webhooks', 'documents', 'contacts', 'templates']);
 const BATCH_GET_GROUPS = new Set(['tasks']);
 
 const operations = await loadOperations();

@@ -12,6 +12,7 @@ import { findReplyRoute } from '#db/reply-addresses';
 import { getDeal } from '#db/transactions';
 import { transactWrite } from '#db/transact';
 import { NotFound } from '#domain/errors';
+import { proposeDatesFrom } from '#use-cases/proposals';
 
 export type InboundEmailOutcome = { outcome: 'threaded'; orgId: string; transactionId: string; messageId: string } | { outcome: 'unrouted' | 'duplicate' };
 
@@ -68,6 +69,7 @@ export async function receiveEmail(raw: Buffer, envelopeRecipients: string[], do
     receivedAt,
   );
   await transactWrite(communicationPuts(route.orgId, message));
+  await proposeDatesFrom(route.orgId, { id: message.id, transactionId: deal.id, channel: 'email', text: mail.text ?? '', subject: mail.subject ?? null, from: sender.address, receivedAt }, receivedAt);
   return { outcome: 'threaded', orgId: route.orgId, transactionId: deal.id, messageId: message.id };
 }
 

@@ -12,6 +12,7 @@ import { transactWrite } from '#db/transact';
 import { smsSender } from '#ports/sms';
 import { HELP_REPLY, OPT_IN_REPLY, OPT_OUT_REPLY, smsKeyword } from '#domain/sms-keywords';
 import { toE164 } from '#domain/phone';
+import { proposeDatesFrom } from '#use-cases/proposals';
 
 /** A text as the provider reports it. */
 export interface InboundSms {
@@ -61,7 +62,7 @@ export async function receiveSms(sms: InboundSms, receivedAt: Date): Promise<Inb
       receivedAt,
     );
     await transactWrite([...communicationPuts(route.orgId, message), conversationTouch(route.orgId, conversation.id, message.createdAt, sms.body)]);
-    if (!keyword) outcome = 'threaded';
+    if (!keyword) (outcome = 'threaded'), await proposeDatesFrom(route.orgId, { id: message.id, transactionId: conversation.transactionId, channel: 'sms', text: sms.body, from, receivedAt }, receivedAt);
   }
 
   if (keyword) {
