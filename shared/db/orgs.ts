@@ -4,9 +4,9 @@
  * vocabulary and three starter keys (read / draft / actions) in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
-import { orgPk } from '#db/keys';
+import { gsi2, orgPk } from '#db/keys';
 import { apiKeyItem, newKeyValue } from '#db/api-keys';
 import { statusVocabularyItem } from '#db/statuses';
 import { transactWrite } from '#db/transact';
@@ -38,7 +38,8 @@ export const STARTER_KEYS: Record<'read' | 'draft' | 'actions', Scope[]> = {
 /** The organization item's key (`PK = ORG#<orgId>`, `SK = ORG`). */
 export const orgItemKey = (orgId: string) => ({ PK: orgPk(orgId), SK: 'ORG' });
 
-const userItem = (orgId: string, u: OrgUser) => ({ PK: orgPk(orgId), SK: `USER#${u.userId}`, entity: 'User', orgId, ...u });
+/** A member item; GSI2 finds a person's memberships by email (OAuth sign-in). */
+const userItem = (orgId: string, u: OrgUser) => ({ PK: orgPk(orgId), SK: `USER#${u.userId}`, GSI2PK: gsi2.userByEmail(u.email), GSI2SK: orgPk(orgId), entity: 'User', orgId, ...u });
 
 /**
  * Creates an organization with its owner, default statuses and starter keys.
@@ -94,10 +95,27 @@ export async function getUser(orgId: string, userId: string): Promise<OrgUser | 
   return { userId, email, firstName: firstName ?? null, lastName: lastName ?? null, role, createdAt };
 }
 
-/** True when `userId` is a member of the organization (one `GetItem`, key only). */
-export async function isMember(orgId: string, userId: string): Promise<boolean> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: `USER#${userId}` }, ProjectionExpression: 'userId' }));
+/**
+ * True when `userId` is a member of the organization (one `GetItem`, key only).
+ * @param consistent strongly consistent read (OAuth: a removed member is refused at once)
+ */
+export async function isMember(orgId: string, userId: string, consistent = false): Promise<boolean> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: `USER#${userId}` }, ProjectionExpression: 'userId', ConsistentRead: consistent }));
   return out.Item !== undefined;
+}
+
+/** Memberships of `email` in every organization: `{ orgId, user }` (GSI2, eventually consistent). */
+export async function membershipsByEmail(email: string): Promise<{ orgId: string; user: OrgUser }[]> {
+  const out = await db().send(
+    new QueryCommand({ TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': gsi2.userByEmail(email) } }),
+  );
+  return (out.Items ?? []).map((i) => ({ orgId: i.orgId as string, user: { userId: i.userId, email: i.email, firstName: i.firstName ?? null, lastName: i.lastName ?? null, role: i.role, createdAt: i.createdAt } }));
+}
+
+/** Removes a member (their OAuth tokens then get 401: membership is re-read on every call). @returns false when absent */
+export async function removeUser(orgId: string, userId: string): Promise<boolean> {
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: `USER#${userId}` }, ReturnValues: 'ALL_OLD' }));
+  return out.Attributes !== undefined;
 }
 
 /** The organization's members. */
