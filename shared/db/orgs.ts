@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
-import { gsi2, orgPk } from '#db/keys';
+import { gsi1, gsi2, orgPk } from '#db/keys';
 import { apiKeyItem, newKeyValue } from '#db/api-keys';
 import { statusVocabularyItem } from '#db/statuses';
 import { transactWrite } from '#db/transact';
@@ -45,7 +45,14 @@ const userItem = (orgId: string, u: OrgUser) => ({ PK: orgPk(orgId), SK: `USER#$
  * Creates an organization with its owner, default statuses and starter keys.
  * @returns the ids and the one-time key values `{ orgId, ownerUserId, keys: { read, draft, actions } }`
  */
-export async function createOrganization(input: { name: string; ownerEmail: string; ownerFirstName?: string; ownerLastName?: string }) {
+export async function createOrganization(input: {
+  name: string;
+  ownerEmail: string;
+  ownerFirstName?: string;
+  ownerLastName?: string;
+  /** Provisioned by this partner (shared/db/partners.ts): the item is marked and listed under it; no starter keys. */
+  partnerId?: string;
+}) {
   const orgId = randomUUID();
   const owner: OrgUser = {
     userId: randomUUID(),
@@ -57,11 +64,13 @@ export async function createOrganization(input: { name: string; ownerEmail: stri
   };
   const org: Organization = { orgId, name: input.name, ownerUserId: owner.userId, createdAt: owner.createdAt };
   const keys = { read: newKeyValue('org'), draft: newKeyValue('org'), actions: newKeyValue('org') };
+  // A partner's organization: its GSI1 entry lists it under the partner. Its members mint their own keys.
+  const partner = input.partnerId ? { partnerId: input.partnerId, plan: 'standard', GSI1PK: gsi1.partnerOrgs(input.partnerId), GSI1SK: `${org.createdAt}#${orgId}` } : {};
   await transactWrite([
-    { Put: { TableName: tableName(), Item: { ...orgItemKey(orgId), entity: 'Organization', ...org }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { TableName: tableName(), Item: { ...orgItemKey(orgId), entity: 'Organization', ...org, ...partner }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { TableName: tableName(), Item: userItem(orgId, owner) } },
     { Put: { TableName: tableName(), Item: statusVocabularyItem(orgId) } },
-    ...(Object.keys(keys) as (keyof typeof keys)[]).map((name) => ({
+    ...(input.partnerId ? [] : (Object.keys(keys) as (keyof typeof keys)[])).map((name) => ({
       Put: {
         TableName: tableName(),
         Item: apiKeyItem({ orgId, userId: owner.userId, name: `starter ${name} key`, scopes: STARTER_KEYS[name], kind: 'org', keyId: randomUUID(), value: keys[name] }),
@@ -69,7 +78,7 @@ export async function createOrganization(input: { name: string; ownerEmail: stri
       },
     })),
   ]);
-  return { orgId, ownerUserId: owner.userId, keys };
+  return { orgId, ownerUserId: owner.userId, owner, createdAt: org.createdAt, keys };
 }
 
 /** Adds a member (used by seeding and the operator CLI). */

@@ -93,7 +93,9 @@ async function check(request: middy.Request<APIGatewayProxyEventV2, APIGatewayPr
       }
       logger.appendKeys({ orgId: state.principal.orgId });
       if (state.principal.kind !== (isPartnerOp ? 'partner' : 'org')) throw new UnauthorizedError('Wrong credential type.');
-      if (op.access !== 'partner' && !state.principal.scopes.includes(op.access)) throw new InsufficientScopeError(op.access);
+      // A partner key's permissions: `read` for the GET operations, `actions` for provisioning and seats.
+      const needed = op.access === 'partner' ? (op.method === 'GET' ? 'read' : 'actions') : op.access;
+      if (!state.principal.scopes.includes(needed)) throw new InsufficientScopeError(needed);
       // The freeze flag came back with the key item above: refusing writes costs no extra call.
       assertWritable(state.principal.frozenUntil, op);
 }
