@@ -13,6 +13,8 @@
  *   partner create --name NAME
  *   partner key-create --partner PARTNER_ID --name NAME [--permissions read,actions]   (the rsk_ value is shown once)
  *   partner key-revoke --partner PARTNER_ID --key-id KEY_ID
+ *   partner key-usage --partner PARTNER_ID --key-id KEY_ID --usage-key VALUE   (the partner stage's API Gateway API key
+ *                     in its usage plan, which the stage's authorizer returns as usageIdentifierKey)
  *   oauth disconnect --user USER_ID --client CLIENT_ID   (revokes every token of that user and application)
  *
  * Output is JSON on stdout; errors go to stderr with exit code 1 (usage) or 2 (not found).
@@ -33,6 +35,7 @@ const USAGE = `usage:
   npm run admin -- partner create --name NAME
   npm run admin -- partner key-create --partner PARTNER_ID --name NAME [--permissions read,actions]
   npm run admin -- partner key-revoke --partner PARTNER_ID --key-id KEY_ID
+  npm run admin -- partner key-usage --partner PARTNER_ID --key-id KEY_ID --usage-key VALUE
   npm run admin -- oauth disconnect --user USER_ID --client CLIENT_ID`;
 
 const SCOPES: Scope[] = ['read', 'draft', 'actions'];
@@ -68,6 +71,7 @@ async function run(argv: string[]): Promise<unknown> {
       partner: { type: 'string' },
       permissions: { type: 'string' },
       client: { type: 'string' },
+      'usage-key': { type: 'string' },
       ...MAIL_ACCOUNT_OPTIONS,
     },
   });
@@ -115,7 +119,13 @@ async function run(argv: string[]): Promise<unknown> {
       const bad = permissions.filter((p) => !partners.PARTNER_PERMISSIONS.includes(p as Scope));
       if (bad.length || !permissions.length) throw new UsageError(`--permissions must be a comma list of ${partners.PARTNER_PERMISSIONS.join(', ')}`);
       const created = await partners.createPartnerKey(partnerId, need('name'), permissions as Scope[]);
+      if (values['usage-key']) await partners.setPartnerUsageKey(partnerId, created.keyId, values['usage-key']);
       return { keyId: created.keyId, key: created.value, permissions, note: 'Copy the key now: only its hash is stored and it cannot be shown again.' };
+    }
+    if (verb === 'key-usage') {
+      const keyId = need('key-id');
+      if (!(await partners.setPartnerUsageKey(partnerId, keyId, need('usage-key')))) throw Object.assign(new Error(`key ${keyId} not found`), { exitCode: 2 });
+      return { keyId, usageKey: 'set' };
     }
     if (verb === 'key-revoke') {
       const keyId = need('key-id');

@@ -9,10 +9,10 @@
  * - The AI fair-use pool's counter: `PK = ORG#<orgId>`, `SK = AIPOOL#<YYYY-MM>` (`used`).
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
-import { gsi1, orgPk } from '#db/keys';
-import { createApiKey } from '#db/api-keys';
+import { apiKeyPk, gsi1, orgPk } from '#db/keys';
+import { createApiKey, hashKey, listApiKeys } from '#db/api-keys';
 import { orgItemKey, type Organization } from '#db/orgs';
 import type { Scope } from '#api/types';
 
@@ -80,4 +80,23 @@ export async function listPartnerOrgs(partnerId: string, limit: number, offset: 
 export async function aiPoolUsed(orgId: string, periodKey: string): Promise<number> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: `AIPOOL#${periodKey}` } }));
   return Number(out.Item?.used ?? 0);
+}
+
+/**
+ * What the partner stage's authorizer needs of a live partner key: its id, partner, and the API Gateway API key value
+ * its usage plan meters it by (`usageKey`, set with the operator CLI's `--usage-key`). Undefined when unknown or revoked.
+ */
+export async function partnerKeyForStage(value: string): Promise<{ keyId: string; partnerId: string; usageKey?: string } | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: apiKeyPk(hashKey(value)), SK: 'APIKEY' }, ProjectionExpression: 'keyId, orgId, kind, revokedAt, usageKey' }));
+  const item = out.Item;
+  if (!item || item.kind !== 'partner' || item.revokedAt) return undefined;
+  return { keyId: item.keyId, partnerId: item.orgId, ...(item.usageKey ? { usageKey: item.usageKey as string } : {}) };
+}
+
+/** Records the API Gateway API key value the partner stage's usage plan meters a partner key by. @returns false when absent */
+export async function setPartnerUsageKey(partnerId: string, keyId: string, usageKey: string): Promise<boolean> {
+  const key = (await listApiKeys(partnerId)).find((k) => k.keyId === keyId && k.kind === 'partner');
+  if (!key) return false;
+  await db().send(new UpdateCommand({ TableName: tableName(), Key: { PK: key.PK, SK: 'APIKEY' }, UpdateExpression: 'SET usageKey = :u', ExpressionAttributeValues: { ':u': usageKey } }));
+  return true;
 }

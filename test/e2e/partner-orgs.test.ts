@@ -18,6 +18,10 @@ import { writeRuntimeFile } from '#lib/local/runtime-file';
 import { storedMail } from '#lib/local/smtp-sink';
 import { startTestRuntime, type TestRuntime } from '../support/runtime-harness.ts';
 import { assertConforms } from '../support/openapi-conformance.ts';
+import { handler as authorizer } from '#functions/partner-authorizer/handler';
+import { localApiHandlers } from '#lib/local/group-handlers';
+import { revokeApiKey } from '#db/api-keys';
+import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = createRequire(import.meta.url).resolve('tsx/cli');
@@ -177,5 +181,43 @@ describe('credential crossing', () => {
       }
     }
     expect((await call('GET', '/api/v1/health', plainOrg.keys.read)).status).toBe(200);
+  });
+});
+
+describe('the partner stage (REST API) pieces, invoked as API Gateway would', () => {
+  const authorizerEvent = (token: string) => ({ type: 'REQUEST', methodArn: 'arn:aws:execute-api:us-east-1:111122223333:abc/partner/GET/api/v1/orgs', headers: { Authorization: `Bearer ${token}` } }) as unknown as APIGatewayRequestAuthorizerEvent;
+
+  it('the authorizer admits a live partner key with its usage-plan key, and refuses one without, a revoked one and an org key', async () => {
+    const { keyId, value } = await createPartnerKey(partnerId, 'metered', ['read']);
+    await expect(authorizer(authorizerEvent(value))).rejects.toThrow('Unauthorized');
+    const set = await cli(['partner', 'key-usage', '--partner', partnerId, '--key-id', keyId, '--usage-key', 'apigw-key-value-0123456789abcdef']);
+    expect(set.code, set.stderr).toBe(0);
+    const allowed = await authorizer(authorizerEvent(value));
+    expect(allowed).toMatchObject({ principalId: keyId, usageIdentifierKey: 'apigw-key-value-0123456789abcdef', context: { partnerId } });
+    expect(allowed.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow', Action: 'execute-api:Invoke' });
+    await expect(authorizer(authorizerEvent(plainOrg.keys.read))).rejects.toThrow('Unauthorized');
+    await revokeApiKey(partnerId, keyId);
+    await expect(authorizer(authorizerEvent(value))).rejects.toThrow('Unauthorized');
+  });
+
+  it('the partner function serves a REST API (payload 1.0) event', async () => {
+    const { handlerOf } = await localApiHandlers();
+    const event = {
+      resource: '/api/v1/orgs',
+      path: '/api/v1/orgs',
+      httpMethod: 'GET',
+      headers: { Authorization: `Bearer ${partnerKey}`, Host: 'abc.execute-api.us-east-1.amazonaws.com' },
+      multiValueHeaders: {},
+      queryStringParameters: { limit: '5' },
+      multiValueQueryStringParameters: { limit: ['5'] },
+      pathParameters: null,
+      stageVariables: null,
+      body: null,
+      isBase64Encoded: false,
+      requestContext: { accountId: '111122223333', apiId: 'abc', domainName: 'abc.execute-api.us-east-1.amazonaws.com', domainPrefix: 'abc', protocol: 'HTTP/1.1', httpMethod: 'GET', path: '/partner/api/v1/orgs', stage: 'partner', requestId: randomUUID(), requestTimeEpoch: Date.now(), resourceId: 'r', resourcePath: '/api/v1/orgs', identity: { sourceIp: '203.0.113.9', userAgent: 'partner-system' } },
+    } as unknown as APIGatewayProxyEvent;
+    const res = (await handlerOf('partner')(event as never, { awsRequestId: randomUUID(), getRemainingTimeInMillis: () => 10_000 } as never)) as { statusCode: number; body: string };
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ limit: 5, offset: 0 });
   });
 });
