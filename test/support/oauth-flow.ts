@@ -3,7 +3,11 @@
  * with clicks), reading the one-time code from the mail the local SMTP server captured. For tests of the token
  * rules, where a browser per authorization would only add time.
  */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Scope } from '#api/types';
+import { createCode, registerClient } from '#db/oauth';
 import { storedMail } from '#lib/local/smtp-sink';
+import { exchangeCode, s256 } from '#use-cases/oauth';
 
 /** The sign-in code of the newest email to `to`, read from its subject (`Your sign-in code: 123456`). */
 export function latestCode(mailDir: string, to: string): string | undefined {
@@ -41,4 +45,19 @@ export async function signInAndConsent(opts: { baseUrl: string; mailDir: string;
   const location = done.headers.get('location');
   if (done.status !== 302 || !location) throw new Error(`consent step: HTTP ${done.status}`);
   return new URL(location);
+}
+
+/**
+ * An OAuth access token of `userId` in `orgId`, minted through the authorization server's own code path (a registered
+ * client, a code with a PKCE challenge, the code exchange), without the sign-in pages: for tests that need a token per
+ * case, not the login flow.
+ * @param issuer the API's origin (the local server's base URL)
+ */
+export async function mintAccessToken(issuer: string, orgId: string, userId: string, scopes: Scope[] = ['read', 'draft', 'actions']): Promise<string> {
+  const redirectUri = 'http://127.0.0.1:9/cb';
+  const client = await registerClient({ clientName: 'test client', redirectUris: [redirectUri] }, new Date());
+  const verifier = randomBytes(32).toString('base64url');
+  const now = new Date();
+  const code = await createCode({ clientId: client.clientId, redirectUri, codeChallenge: s256(verifier), scopes, resource: issuer, orgId, userId, grantId: randomUUID(), expiresAt: now.getTime() + 60_000 });
+  return (await exchangeCode({ code, codeVerifier: verifier, clientId: client.clientId, redirectUri }, issuer, now)).access_token;
 }
