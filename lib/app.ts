@@ -6,7 +6,8 @@ import { type App, Validations } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { parseMessagingSettings } from './messaging/settings.ts';
-import { TransactionCoordinationStack } from './stack.ts';
+import { corsOriginsOf } from './edge-settings.ts';
+import { TransactionCoordinationStack, type TransactionCoordinationStackProps } from './stack.ts';
 import type { ModuleOperation } from './registry.ts';
 
 /** Default CloudFormation stack name (context `stackName` overrides it). */
@@ -19,7 +20,10 @@ export const DEFAULT_STACK_NAME = 'tcs-dev';
  * - `alarmEmail` (email address subscribed to the stack's alarm topic; default none)
  * - `alarmTopicArn` (an existing SNS topic every alarm notifies too, e.g. a central paging topic; default none)
  * - `runbookBaseUrl` (address of docs/runbook.md that alarm descriptions link to; default `docs/runbook.md`)
- * - `webhookConcurrency` (reserved concurrency of the webhook delivery function, integer 2–1000; default 10)
+ * - `webhookConcurrency` (most webhook delivery functions at once, the SQS event source's maximum concurrency,
+ *   integer 2–1000; default 10) and `webhookReservedConcurrency` (opt-in reserved concurrency, ≥ that; default none)
+ * - `corsAllowOrigins` (origins browser clients may call the API from, comma-separated, or `*`; default `*`)
+ * - `apiDomainName` + `apiCertificateArn` (a custom domain for the API and its ACM certificate; default none)
  * - `webhookRetrySchedule` (retry delays in seconds, comma-separated, e.g. `60,300,1800`; default the code's
  *   schedule in shared/events/retry-schedule.ts; also sets the delivery queue's `maxReceiveCount`)
  * - `webhookBreakerThreshold` (consecutive failures that pause a subscription; default unset: code default 20)
@@ -34,6 +38,7 @@ export function configureApp(app: App, operations: readonly ModuleOperation[]): 
   const alarmTopicArn = app.node.tryGetContext('alarmTopicArn') as string | undefined;
   const alarmEmail = app.node.tryGetContext('alarmEmail') as unknown;
   const concurrency = app.node.tryGetContext('webhookConcurrency');
+  const reserved = app.node.tryGetContext('webhookReservedConcurrency');
   const retrySchedule = app.node.tryGetContext('webhookRetrySchedule');
   const breakerThreshold = app.node.tryGetContext('webhookBreakerThreshold');
   const context = (key: string): unknown => app.node.tryGetContext(key);
@@ -56,16 +61,36 @@ export function configureApp(app: App, operations: readonly ModuleOperation[]): 
     webhooks: {
       // `-c key=value` gives strings; cdk.json may give numbers. The pipeline validates the values.
       deliveryConcurrency: concurrency === undefined ? undefined : Number(concurrency),
+      deliveryReservedConcurrency: reserved === undefined ? undefined : Number(reserved),
       retrySchedule: retrySchedule === undefined ? undefined : String(retrySchedule),
       breakerThreshold: breakerThreshold === undefined ? undefined : Number(breakerThreshold),
     },
     messaging,
+    edge: edgeSettings(context),
     alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : String(alarmEmail), // AlarmTopic validates it
     alarmActions: alarmTopicArn ? [new ImportedTopicAction(alarmTopicArn)] : [],
   });
 
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return stack;
+}
+
+/**
+ * The HTTP API's edge context: `corsAllowOrigins` (comma-separated origins or `*`; default `*`), and
+ * `apiDomainName` with `apiCertificateArn` (an ACM certificate in the stack's region) for a custom domain.
+ * @throws Error (at synth) on a malformed origin, or one of the two domain keys without the other
+ */
+function edgeSettings(context: (key: string) => unknown): NonNullable<TransactionCoordinationStackProps['edge']> {
+  const domainName = context('apiDomainName');
+  const certificateArn = context('apiCertificateArn');
+  if (Boolean(domainName) !== Boolean(certificateArn)) throw new Error('apiDomainName and apiCertificateArn go together: give both or neither');
+  if (certificateArn && !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]+$/.test(String(certificateArn))) {
+    throw new Error(`apiCertificateArn is not an ACM certificate ARN: ${String(certificateArn)}`);
+  }
+  return {
+    corsAllowOrigins: corsOriginsOf(context('corsAllowOrigins')),
+    ...(domainName ? { customDomain: { domainName: String(domainName), certificateArn: String(certificateArn) } } : {}),
+  };
 }
 
 /** An alarm action that notifies an existing SNS topic by ARN (context `alarmTopicArn`); no construct is imported. */

@@ -39,7 +39,8 @@
  * - `Failed` (Fail, `Error` = `$.failure.code`, `Cause` = `$.failure.message`).
  *
  * Every Task retries Lambda service errors and `States.Timeout` (`LAMBDA_RETRY`: 3 attempts, 2 s × 2ⁿ, full
- * jitter, at most 30 s apart) and catches `States.ALL` into `$.error` → `MarkFailed` (except `MarkFailed` itself).
+ * jitter, at most 30 s apart); the three that call Textract (`StartOcr`, `GetOcrStatus`, `CollectBlocks`) also
+ * retry its throttling and job-quota errors (`TEXTRACT_RETRY`: 6 attempts, 5 s × 2ⁿ, at most 120 s apart) and catches `States.ALL` into `$.error` → `MarkFailed` (except `MarkFailed` itself).
  * Each Task has its own `TimeoutSeconds` (a backstop above the function's own timeout; `StartOcr` allows 900 s
  * because the local OCR runs inside it), and the whole execution `EXECUTION_TIMEOUT_SECONDS` (1 h; alarmed).
  */
@@ -103,6 +104,13 @@ export const LAMBDA_RETRY_ERRORS = [
   'States.Timeout',
 ] as const;
 
+/**
+ * Textract's throttling and quota errors, as the SDK names them (the adapter rethrows them unchanged, so they are
+ * the Lambda error type): the per-account TPS limit, and `LimitExceededException` when too many asynchronous jobs
+ * run at once. Worth waiting for; never the document's fault.
+ */
+export const TEXTRACT_THROTTLE_ERRORS = ['ThrottlingException', 'ProvisionedThroughputExceededException', 'LimitExceededException'] as const;
+
 /** A JSON value (what ASL and state payloads are made of). */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** An ASL state: a JSON object with a `Type`. */
@@ -125,18 +133,32 @@ const LAMBDA_RETRY: Json = {
   JitterStrategy: 'FULL',
 };
 
+/**
+ * The retrier of the Tasks that call Textract: 6 attempts, 5 s × 2ⁿ with full jitter, at most 2 minutes apart
+ * (about 5 minutes in all, within the execution's hour), so a burst of uploads waits out Textract's limits
+ * instead of failing jobs `internal_error`.
+ */
+const TEXTRACT_RETRY: Json = {
+  ErrorEquals: [...TEXTRACT_THROTTLE_ERRORS],
+  IntervalSeconds: 5,
+  MaxAttempts: 6,
+  BackoffRate: 2,
+  MaxDelaySeconds: 120,
+  JitterStrategy: 'FULL',
+};
+
 /** Sends any error (as `{Error, Cause}` at `$.error`, the input kept) to `MarkFailed`. */
 const CATCH_ALL: Json = { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' };
 
 /** A Lambda Task for `step`, with its placeholder resource, retrier and timeout. */
-function task(step: ExtractionStep, comment: string, fields: { [key: string]: Json }, catchAll = true): AslState {
+function task(step: ExtractionStep, comment: string, fields: { [key: string]: Json }, catchAll = true, callsTextract = false): AslState {
   return {
     Type: 'Task',
     Comment: comment,
     Resource: `\${${STEP_RESOURCE_VARIABLES[step]}}`,
     TimeoutSeconds: STEP_TIMEOUT_SECONDS[step],
     ...fields,
-    Retry: [LAMBDA_RETRY],
+    Retry: callsTextract ? [LAMBDA_RETRY, TEXTRACT_RETRY] : [LAMBDA_RETRY],
     ...(catchAll && { Catch: [CATCH_ALL] }),
   };
 }
@@ -159,13 +181,13 @@ export function extractionDefinition(): AslDefinition {
         ResultSelector: { 'ocrJobId.$': '$.ocrJobId', polls: 0 },
         ResultPath: '$.ocr',
         Next: 'WaitForOcr',
-      }),
+      }, true, true),
       WaitForOcr: { Type: 'Wait', Comment: 'Between OCR status checks.', Seconds: OCR_POLL_INTERVAL_SECONDS, Next: 'GetOcrStatus' },
       GetOcrStatus: task('getOcrStatus', 'OCR job status: IN_PROGRESS | SUCCEEDED | FAILED | PARTIAL_SUCCESS.', {
         Parameters: { 'ocrJobId.$': '$.ocr.ocrJobId' },
         ResultPath: '$.ocrStatus',
         Next: 'OcrDone',
-      }),
+      }, true, true),
       OcrDone: {
         Type: 'Choice',
         Comment: 'SUCCEEDED or PARTIAL_SUCCESS → collect; IN_PROGRESS → count and wait; anything else → ocr_failed.',
@@ -213,7 +235,7 @@ export function extractionDefinition(): AslDefinition {
         Parameters: { ...JOB, 'ocrJobId.$': '$.ocr.ocrJobId' },
         ResultPath: '$.blocks',
         Next: 'ExtractFields',
-      }),
+      }, true, true),
       ExtractFields: task('extractFields', 'extractContract over the blocks, then completeJob (result + extraction.completed together).', {
         Parameters: { ...JOB, 'documentId.$': '$.documentId', 'blocksKey.$': '$.blocks.blocksKey' },
         ResultPath: '$.extraction',

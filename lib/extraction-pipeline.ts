@@ -5,8 +5,9 @@
  *   state machine: MarkRunning → StartOcr → (WaitForOcr → GetOcrStatus)* → CollectBlocks → ExtractFields | MarkFailed
  *                                 │ Textract async analysis (FORMS+QUERIES) │ ocr/<orgId>/<jobId>/blocks.json
  *
- * - Documents bucket: private (all public access blocked), SSE-S3, TLS only, unversioned; lifecycle: incomplete
- *   multipart uploads aborted after 1 day, OCR blocks files (`ocr/`) expired after 30 days, documents (`org/`)
+ * - Documents bucket: private (all public access blocked), SSE-KMS with the stack's data key and an S3 Bucket Key
+ *   (SSE-S3 without one), TLS only, versioned; lifecycle: old versions and lone delete markers expired after
+ *   `NONCURRENT_VERSION_DAYS`, incomplete multipart uploads aborted after 1 day, OCR blocks files (`ocr/`) expired after 30 days, documents (`org/`)
  *   moved to INTELLIGENT_TIERING after 30 days; server access logs to a separate logs bucket (90 days); CORS lets a
  *   browser on any origin PUT (presigned upload) and GET (presigned download): the URL's signature is the
  *   authorization, so an open origin list grants nothing by itself.
@@ -34,6 +35,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import type { DataKey } from './data-key.ts';
 import type { ExtractionErrorCode } from '#domain/extraction/types';
 import { OCR_PREFIX } from '#functions/extraction-steps/blocks';
 import { DOCUMENT_PREFIX, EXTRACTION_STEPS, extractionDefinition, STEP_RESOURCE_VARIABLES, STEP_STATE_NAMES, type ExtractionStep } from './extraction-definition.ts';
@@ -48,6 +50,8 @@ export const OCR_RETENTION_DAYS = 30;
 export const INTELLIGENT_TIERING_AFTER_DAYS = 30;
 /** Days server access logs are kept. */
 export const ACCESS_LOG_RETENTION_DAYS = 90;
+/** Days an overwritten or deleted object's old version is kept before the lifecycle expires it. */
+export const NONCURRENT_VERSION_DAYS = 30;
 
 /** Handler module of each step (relative to the project root); each exports `handler`. */
 export const STEP_HANDLER_FILES: Readonly<Record<ExtractionStep, string>> = {
@@ -106,6 +110,10 @@ export interface ExtractionPipelineProps {
   readonly entryOf: (relativePath: string) => string;
   /** What happens to the documents bucket when the stack is deleted. Default RETAIN (customer documents). */
   readonly documentsRemovalPolicy?: RemovalPolicy;
+  /** Encrypts the documents bucket (SSE-KMS with an S3 Bucket Key; lib/data-key.ts). Default SSE-S3. */
+  readonly dataKey?: DataKey;
+  /** Days a replaced or deleted document's old version is kept (versioning). Default `NONCURRENT_VERSION_DAYS`. */
+  readonly noncurrentVersionDays?: number;
 }
 
 /** Documents bucket (+ access-log bucket), step functions, state machine, upload trigger, alarms. */
@@ -122,6 +130,8 @@ export class ExtractionPipeline extends Construct {
   readonly logGroup: logs.LogGroup;
   /** S3 ObjectCreated (`org/`) → creates the job → starts an execution (functions/document-uploaded/handler.ts). */
   readonly uploadHandler: ServiceFunction;
+  /** The key the documents bucket is encrypted with, when given. */
+  readonly dataKey?: DataKey;
   /** System failures, executions timed out, aborted, throttled, upload handler errors. */
   readonly alarms: readonly cloudwatch.Alarm[];
 
@@ -144,8 +154,13 @@ export class ExtractionPipeline extends Construct {
         'This bucket is itself the server-access-log destination of the documents bucket; logging it would need a ' +
         'further log bucket (or a loop). It is private, TLS-only, encrypted, and expires logs after 90 days.',
     });
+    this.dataKey = props.dataKey;
     this.bucket = new s3.Bucket(this, 'Documents', {
       ...privateBucket,
+      // Contracts are records: an overwrite or delete keeps the old version for a while (a mistaken delete, a
+      // purge done in error), then the lifecycle rule below expires it.
+      versioned: true,
+      ...(props.dataKey && { encryption: s3.BucketEncryption.KMS, encryptionKey: props.dataKey.key, bucketKeyEnabled: true }),
       serverAccessLogsBucket: this.accessLogsBucket,
       serverAccessLogsPrefix: 'documents/',
       cors: [
@@ -161,6 +176,11 @@ export class ExtractionPipeline extends Construct {
       ],
       lifecycleRules: [
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        {
+          id: 'expire-old-versions',
+          noncurrentVersionExpiration: Duration.days(props.noncurrentVersionDays ?? NONCURRENT_VERSION_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
         { id: 'expire-ocr-blocks', prefix: OCR_PREFIX, expiration: Duration.days(OCR_RETENTION_DAYS) },
         {
           id: 'documents-to-intelligent-tiering',
@@ -386,6 +406,9 @@ export class ExtractionPipeline extends Construct {
   /** Allows `actions` on the objects `objectsArn` (a bucket ARN + `/<prefix>*`) and acknowledges that one wildcard. */
   private grantObjects(fn: ServiceFunction, actions: string[], objectsArn: string, why: string): void {
     fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [objectsArn] }));
+    // SSE-KMS: a read decrypts; a write (a presigned PUT's signer too) generates the object's data key.
+    if (actions.includes('s3:PutObject')) this.dataKey?.grantEncryptDecrypt(fn.fn);
+    else if (actions.includes('s3:GetObject')) this.dataKey?.grantDecrypt(fn.fn);
     const bucketId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket);
     const prefix = objectsArn.endsWith(`/${OCR_PREFIX}*`) ? OCR_PREFIX : DOCUMENT_PREFIX;
     Validations.of(fn).acknowledge({

@@ -4,7 +4,8 @@
  * the JSON error envelope instead of API Gateway's own `{"message":"Not Found"}`), plus one route per public route
  * (`lib/public-routes.ts`, e.g. `GET /l/{token}`), integrated with its worker's function.
  */
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -14,6 +15,7 @@ import { Construct } from 'constructs';
 import type { RegisteredOperation } from '#api/operation';
 import type { LambdaGroup } from '#api/types';
 import type { PublicRoute } from './public-routes.ts';
+import { CORS_POLICY, routeThrottleOf, STAGE_THROTTLE } from './edge-settings.ts';
 
 /** The group whose function serves `$default` (see functions/meta/handler.ts). */
 export const DEFAULT_ROUTE_GROUP: LambdaGroup = 'meta';
@@ -32,6 +34,13 @@ export interface ServiceHttpApiProps {
   readonly throttleRateLimit?: number;
   /** Stage-wide token bucket: burst capacity (requests). Default 200. */
   readonly throttleBurstLimit?: number;
+  /** Origins browser clients may call from (lib/edge-settings.ts `corsOriginsOf`). Default `['*']`. */
+  readonly corsAllowOrigins?: readonly string[];
+  /**
+   * A custom domain for the API (context `apiDomainName` + `apiCertificateArn`): a regional API Gateway domain
+   * name mapped to the `$default` stage. Point a CNAME/alias at the `ApiDomainTarget` output. Default none.
+   */
+  readonly customDomain?: { readonly domainName: string; readonly certificateArn: string };
   /** Access log retention. Default one month. */
   readonly accessLogRetention?: logs.RetentionDays;
 }
@@ -52,12 +61,14 @@ const ACCESS_LOG_FIELDS = {
   integrationLatency: '$context.integrationLatency',
   integrationStatus: '$context.integrationStatus',
   integrationError: '$context.integrationErrorMessage',
+  // The Lambda request id: the "Reference" a 500's message quotes, so a customer's report finds its line.
+  integrationRequestId: '$context.integration.requestId',
   error: '$context.error.message',
 };
 
 /**
- * HTTP API with a `$default` stage (auto-deploy, throttled, JSON access logs) and routes derived from the
- * registry. Authentication is not an API Gateway authorizer: the Lambdas verify `mcp_at_`/`rsk_` keys
+ * HTTP API with a `$default` stage (auto-deploy, throttled stage-wide and per costly route, JSON access logs),
+ * CORS for browser clients, an optional custom domain, and routes derived from the registry. Authentication is not an API Gateway authorizer: the Lambdas verify `mcp_at_`/`rsk_` keys
  * themselves (shared/http/middleware/authenticate.ts), because the rate limit and the key lookup are one
  * DynamoDB call. (OAuth JWTs are not accepted yet: 401.)
  */
@@ -67,8 +78,10 @@ export class ServiceHttpApi extends Construct {
   readonly stage: apigwv2.HttpStage;
   /** JSON access log lines, one per request (fields: `ACCESS_LOG_FIELDS`). */
   readonly accessLogs: logs.LogGroup;
-  /** Invoke URL, ending in `/` (e.g. `https://abc123.execute-api.eu-west-1.amazonaws.com/`). */
+  /** Invoke URL, ending in `/`: the custom domain's when there is one, else the stage's. */
   readonly url: string;
+  /** The custom domain (props `customDomain`), or undefined. */
+  readonly customDomain?: apigwv2.DomainName;
 
   constructor(scope: Construct, id: string, props: ServiceHttpApiProps) {
     super(scope, id);
@@ -77,6 +90,14 @@ export class ServiceHttpApi extends Construct {
     this.api = new apigwv2.HttpApi(this, 'Api', {
       description: 'Transaction-coordination API (/api/v1)',
       createDefaultStage: false,
+      // API Gateway answers preflights itself and adds the headers to every response (lib/edge-settings.ts).
+      corsPreflight: {
+        allowOrigins: [...(props.corsAllowOrigins ?? ['*'])],
+        allowHeaders: [...CORS_POLICY.allowHeaders],
+        allowMethods: CORS_POLICY.allowMethods.map((m) => apigwv2.CorsHttpMethod[m]),
+        exposeHeaders: [...CORS_POLICY.exposeHeaders],
+        maxAge: Duration.seconds(CORS_POLICY.maxAgeSeconds),
+      },
     });
 
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
@@ -89,7 +110,7 @@ export class ServiceHttpApi extends Construct {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
-      throttle: { rateLimit: props.throttleRateLimit ?? 100, burstLimit: props.throttleBurstLimit ?? 200 },
+      throttle: { rateLimit: props.throttleRateLimit ?? STAGE_THROTTLE.rateLimit, burstLimit: props.throttleBurstLimit ?? STAGE_THROTTLE.burstLimit },
       accessLogSettings: {
         destination: new apigwv2.LogGroupLogDestination(this.accessLogs),
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
@@ -111,12 +132,31 @@ export class ServiceHttpApi extends Construct {
       return integration;
     };
 
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
     for (const op of ops) {
-      new apigwv2.HttpRoute(this.api, `Route${op.operationId[0].toUpperCase()}${op.operationId.slice(1)}`, {
+      const route = new apigwv2.HttpRoute(this.api, `Route${op.operationId[0].toUpperCase()}${op.operationId.slice(1)}`, {
         httpApi: this.api,
         routeKey: apigwv2.HttpRouteKey.with(op.path, apigwv2.HttpMethod[op.method]),
         integration: integrationOf(op.group),
       });
+      const throttle = routeThrottleOf(op);
+      if (throttle) {
+        routeSettings[`${op.method} ${op.path}`] = { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit };
+        // A stage's RouteSettings may name only routes that exist: deploy them first.
+        this.stage.node.addDependency(route);
+      }
+    }
+    // The L2 stage sets only stage-wide throttling; per-route buckets are the CloudFormation property.
+    (this.stage.node.defaultChild as apigwv2.CfnStage).addPropertyOverride('RouteSettings', routeSettings);
+
+    if (props.customDomain) {
+      const domain = new apigwv2.DomainName(this, 'CustomDomain', {
+        domainName: props.customDomain.domainName,
+        certificate: acm.Certificate.fromCertificateArn(this, 'CustomDomainCertificate', props.customDomain.certificateArn),
+      });
+      new apigwv2.ApiMapping(this, 'CustomDomainMapping', { api: this.api, domainName: domain, stage: this.stage });
+      this.url = `https://${props.customDomain.domainName}/`;
+      this.customDomain = domain;
     }
 
     // `$default` has its own integration with a route-scoped permission: its source ARN

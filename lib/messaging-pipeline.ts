@@ -27,6 +27,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { acknowledgeQueueSendKeyGrant, queueEncryption, type DataKey } from './data-key.ts';
 import type { Capability } from '#api/types';
 import type { ExtractionPipeline } from './extraction-pipeline.ts';
 import { deadLetterAgeAlarm } from './alarms/queue-alarms.ts';
@@ -78,6 +79,8 @@ export interface MessagingPipelineProps {
   /** The documents bucket (inbound mail lands under `inbound/`) and its document grants. */
   readonly extraction: ExtractionPipeline;
   readonly settings: MessagingSettings;
+  /** Encrypts the failure queue, the scheduler's DLQ and the mail secrets (lib/data-key.ts). */
+  readonly dataKey?: DataKey;
 }
 
 /** The messaging constructs, their workers, failure queue, alarms and dashboard row. */
@@ -87,6 +90,7 @@ export class MessagingPipeline extends Construct {
   readonly topicKey: kms.Key;
   /** Asynchronous worker invocations that failed after `ASYNC_RETRY_ATTEMPTS` retries (Lambda's destination records). */
   readonly failureQueue: sqs.Queue;
+  private readonly dataKey?: DataKey;
   readonly mail: MailSending;
   readonly inboundMail: InboundMail;
   readonly sms: SmsMessaging;
@@ -98,7 +102,7 @@ export class MessagingPipeline extends Construct {
     const stack = Stack.of(this);
     const { settings, extraction } = props;
 
-    this.failureQueue = new sqs.Queue(this, 'WorkerFailures', { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    this.failureQueue = new sqs.Queue(this, 'WorkerFailures', { ...queueEncryption(props.dataKey), enforceSSL: true, retentionPeriod: Duration.days(14) });
     Validations.of(this.failureQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason:
@@ -117,12 +121,11 @@ export class MessagingPipeline extends Construct {
         memorySize: WORKER_SIZING[name].memorySize,
       });
       fn.bindTable(props.table, MESSAGING_WORKER_TABLE_ACCESS[name], { indexes: false });
-      if (ASYNC_WORKERS.includes(name)) {
-        fn.fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(this.failureQueue) });
-      }
       workers[name] = fn;
     }
     this.workers = workers;
+    this.dataKey = props.dataKey;
+    for (const name of ASYNC_WORKERS) this.catchFailures(workers[name]);
 
     this.topicKey = new kms.Key(this, 'TopicKey', {
       description: 'Encrypts the SES events and inbound SMS topics (and the alarm topic: lib/alarms/alarm-topic.ts)',
@@ -142,10 +145,10 @@ export class MessagingPipeline extends Construct {
       );
     }
 
-    this.mail = new MailSending(this, 'Mail', { settings, topicKey: this.topicKey, eventsHandler: workers['email-events'] });
+    this.mail = new MailSending(this, 'Mail', { settings, topicKey: this.topicKey, eventsHandler: workers['email-events'], dataKey: props.dataKey });
     this.inboundMail = new InboundMail(this, 'InboundMail', { settings, bucket: extraction.bucket, handler: workers['inbound-email'] });
     this.sms = new SmsMessaging(this, 'Sms', { settings, topicKey: this.topicKey, inboundHandler: workers['inbound-sms'] });
-    this.scheduler = new MessageScheduler(this, 'Scheduler', { target: workers['scheduled-send'] });
+    this.scheduler = new MessageScheduler(this, 'Scheduler', { target: workers['scheduled-send'], dataKey: props.dataKey });
 
     // scheduled-send sends email as the member who scheduled it, attachments included.
     this.mail.grantSend(workers['scheduled-send']);
@@ -277,6 +280,16 @@ export class MessagingPipeline extends Construct {
         leftYAxis: { min: 0, showUnits: false },
       }),
     ];
+  }
+
+  /**
+   * Gives an asynchronously invoked function (S3 notification, SNS, EventBridge Scheduler) Lambda's two retries
+   * and then this pipeline's failure queue as its on-failure destination: the record keeps the event
+   * (`requestPayload`) for a replay (docs/runbook.md#messaging-worker-failures), and the queue is alarmed.
+   */
+  catchFailures(fn: ServiceFunction): void {
+    fn.fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(this.failureQueue) });
+    if (this.dataKey) acknowledgeQueueSendKeyGrant(fn, 'its on-failure destination, the worker-failures queue');
   }
 }
 

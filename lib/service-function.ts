@@ -14,6 +14,7 @@ import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import type { Capability } from '#api/types';
 import type { TableAccess } from './table-access.ts';
+import { KMS_READ_ACTIONS, KMS_WRITE_ACTIONS } from './data-key.ts';
 import { responseSchemaAliases } from './bundling/no-response-schemas.ts';
 
 /** Lets an ESM bundle load CommonJS dependencies that call `require` (the AWS SDK's transitive deps do). */
@@ -194,6 +195,11 @@ export class ServiceFunction extends Construct {
         resources: indexes ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn],
       }),
     );
+    if (table.encryptionKey) {
+      // Reads decrypt; any write also encrypts (DynamoDB calls KMS with the caller's permissions).
+      const writes = access.some((a) => !READ_ONLY_TABLE_ACTIONS.has(a));
+      this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: writes ? [...KMS_WRITE_ACTIONS] : [...KMS_READ_ACTIONS], resources: [table.encryptionKey.keyArn] }));
+    }
     if (!indexes) return;
     Validations.of(this).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${logicalIdRef(table)}.Arn>/index/*]`,
@@ -203,6 +209,9 @@ export class ServiceFunction extends Construct {
     });
   }
 }
+
+/** DynamoDB actions that only read. */
+const READ_ONLY_TABLE_ACTIONS: ReadonlySet<string> = new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable']);
 
 /** cdk-nag names a table ARN token by the table's CloudFormation logical id: `<TableXXXX.Arn>`. */
 function logicalIdRef(table: dynamodb.ITable): string {

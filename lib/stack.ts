@@ -20,9 +20,10 @@ import { ExtractionPipeline } from './extraction-pipeline.ts';
 import { MessagingPipeline } from './messaging-pipeline.ts';
 import { parseMessagingSettings, type MessagingSettings } from './messaging/settings.ts';
 import { PUBLIC_ROUTES } from './public-routes.ts';
-import { pascal, ServiceHttpApi } from './http-api.ts';
+import { pascal, ServiceHttpApi, type ServiceHttpApiProps } from './http-api.ts';
 import { bundlesXraySdk, ServiceFunction } from './service-function.ts';
 import { ServiceTable } from './table.ts';
+import { DataKey } from './data-key.ts';
 import { tableAccessOf, type MessagingWorker, type WebhookWorker } from './table-access.ts';
 import { writeGroupEntries } from './group-entries.ts';
 import type { ModuleOperation } from './registry.ts';
@@ -49,13 +50,16 @@ export interface TransactionCoordinationStackProps extends StackProps {
   /** Further notification targets of every alarm, besides the alarm topic (e.g. an existing paging topic). Default none. */
   readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
   /** Webhook pipeline knobs (delivery concurrency, retry schedule, breaker threshold). Default: code defaults. */
-  readonly webhooks?: Pick<WebhookPipelineProps, 'deliveryConcurrency' | 'retrySchedule' | 'breakerThreshold'>;
+  readonly webhooks?: Pick<WebhookPipelineProps, 'deliveryConcurrency' | 'deliveryReservedConcurrency' | 'retrySchedule' | 'breakerThreshold'>;
   /** Senders, inbound domain, SMS origination identity, public base URL (lib/messaging/settings.ts). Default: its defaults. */
   readonly messaging?: MessagingSettings;
+  /** The HTTP API's edge settings (lib/http-api.ts): CORS origins and the optional custom domain. */
+  readonly edge?: Pick<ServiceHttpApiProps, 'corsAllowOrigins' | 'customDomain'>;
 }
 
 /**
- * The service stack. Outputs `ApiUrl` (invoke URL, trailing `/`), `TableName`, `DocumentsBucketName`,
+ * The service stack. Outputs `ApiUrl` (invoke URL, trailing `/`), `ApiDomainTarget` and `ApiDomainHostedZoneId`
+ * (with a custom domain), `TableName`, `DocumentsBucketName`,
  * `ExtractionStateMachineArn`, and the messaging set-up values (`MailConfigurationSetName`,
  * `InboundMailActivateCommand`, `InboundSmsTopicArn`, `MailDkim1..3` with `mailDomain`). Functions are named by
  * CloudFormation; one per group that has operations, built from its generated entry (lib/group-entries.ts) and
@@ -65,6 +69,8 @@ export interface TransactionCoordinationStackProps extends StackProps {
  * the workspace purge and export workers (lib/workspace-lifecycle.ts).
  */
 export class TransactionCoordinationStack extends Stack {
+  /** The customer-managed key of the data at rest (lib/data-key.ts). */
+  readonly dataKey: DataKey;
   /** The single table (`.table` is the `dynamodb.Table`). */
   readonly table: ServiceTable;
   /** One function per API group that has operations. */
@@ -95,7 +101,8 @@ export class TransactionCoordinationStack extends Stack {
   constructor(scope: Construct, id: string, props: TransactionCoordinationStackProps) {
     super(scope, id, props);
 
-    this.table = new ServiceTable(this, 'Data', { deletionProtection: props.tableDeletionProtection ?? true });
+    this.dataKey = new DataKey(this, 'DataKey');
+    this.table = new ServiceTable(this, 'Data', { deletionProtection: props.tableDeletionProtection ?? true, encryptionKey: this.dataKey.key });
 
     const ops = props.operations;
     const groups = LAMBDA_GROUPS.filter((g) => ops.some((op) => op.group === g));
@@ -116,12 +123,14 @@ export class TransactionCoordinationStack extends Stack {
     this.webhooks = new WebhookPipeline(this, 'Webhooks', {
       table: this.table.table,
       entryOf: handlerEntryOf,
+      dataKey: this.dataKey,
       ...props.webhooks,
     });
 
     this.extraction = new ExtractionPipeline(this, 'Extraction', {
       table: this.table.table,
       entryOf: (relativePath) => path.join(PROJECT_ROOT, relativePath),
+      dataKey: this.dataKey,
     });
 
     const messagingSettings = props.messaging ?? parseMessagingSettings({});
@@ -129,6 +138,7 @@ export class TransactionCoordinationStack extends Stack {
       table: this.table.table,
       entryOf: handlerEntryOf,
       extraction: this.extraction,
+      dataKey: this.dataKey,
       settings: messagingSettings,
     });
 
@@ -144,6 +154,7 @@ export class TransactionCoordinationStack extends Stack {
       },
       publicRoutes: PUBLIC_ROUTES,
       publicFunctionOf: (worker) => publicFunctionOf(worker).fn,
+      ...props.edge,
     });
     new ReferenceSite(this, 'Reference', { httpApi: this.httpApi.api, operations: ops });
     const partnerFn = functions.get('partner');
@@ -163,9 +174,13 @@ export class TransactionCoordinationStack extends Stack {
     this.lifecycle = new WorkspaceLifecycle(this, 'Lifecycle', {
       table: this.table.table,
       documentsBucket: this.extraction.bucket,
+      dataKey: this.dataKey,
       entryOf: handlerEntryOf,
       messaging: this.messaging,
     });
+    // A failed upload notification would otherwise be dropped after Lambda's retries, leaving a document with no
+    // extraction job: keep it for a replay.
+    this.messaging.catchFailures(this.extraction.uploadHandler);
 
     for (const [group, fn] of functions) {
       const uses = new Set<Capability>(ops.filter((op) => op.group === group).flatMap((op) => op.uses));
@@ -207,7 +222,13 @@ export class TransactionCoordinationStack extends Stack {
     Aspects.of(this).add(new NotifyEveryAlarm([this.alarmTopic.action, ...(props.alarmActions ?? [])]), { priority: AspectPriority.MUTATING });
 
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topic.topicArn, description: 'SNS topic every alarm notifies (ALARM and OK)' });
-    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Invoke URL of the HTTP API ($default stage)' });
+    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Invoke URL of the HTTP API ($default stage, or its custom domain)' });
+    if (this.httpApi.customDomain) {
+      const domain = this.httpApi.customDomain;
+      new CfnOutput(this, 'ApiDomainTarget', { value: domain.regionalDomainName, description: `CNAME target of ${domain.name} (or a Route 53 alias in ApiDomainHostedZoneId)` });
+      new CfnOutput(this, 'ApiDomainHostedZoneId', { value: domain.regionalHostedZoneId, description: 'Hosted zone id of ApiDomainTarget, for a Route 53 alias record' });
+    }
+    new CfnOutput(this, 'DataKeyArn', { value: this.dataKey.key.keyArn, description: 'KMS key of the data at rest; create mail secrets with --kms-key-id set to it' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The single DynamoDB table' });
     new CfnOutput(this, 'DocumentsBucketName', { value: this.extraction.bucket.bucketName, description: 'Uploaded documents and OCR blocks files' });
     new CfnOutput(this, 'ExtractionStateMachineArn', { value: this.extraction.stateMachine.stateMachineArn, description: 'Contract-extraction state machine' });

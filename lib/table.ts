@@ -4,6 +4,7 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { TABLE_KEYS } from '#db/table-definition';
 
@@ -13,12 +14,15 @@ export interface ServiceTableProps {
   readonly deletionProtection?: boolean;
   /** What CloudFormation does with the table when it leaves the stack. Default RETAIN: data outlives stacks. */
   readonly removalPolicy?: RemovalPolicy;
+  /** Customer-managed key for the table and its stream (lib/data-key.ts). Default: an AWS-owned key. */
+  readonly encryptionKey?: kms.IKey;
 }
 
 /**
  * One on-demand table: string `PK`/`SK`, GSI1 and GSI2 (string keys, projection ALL), GSI3 (`orgId`/`PK`, keys
  * only: one organization's items, for purge and export), TTL on `ttl`
- * (epoch seconds), stream with new and old images (outbox fan-out), point-in-time recovery (35 days).
+ * (epoch seconds), stream with new and old images (outbox fan-out), point-in-time recovery (35 days), encrypted
+ * with the stack's data key when given.
  *
  * A classic `dynamodb.Table` (not `TableV2`) on purpose: the service is single-region, its CloudFormation
  * shape mirrors `createTableInput` one to one, and cdk-nag's PITR rule (AwsSolutions-DDB3) can verify it.
@@ -40,6 +44,7 @@ export class ServiceTable extends Construct {
       stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
       deletionProtection: props.deletionProtection ?? true,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+      ...(props.encryptionKey && { encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED, encryptionKey: props.encryptionKey }),
     });
 
     for (const index of TABLE_KEYS.indexes) {

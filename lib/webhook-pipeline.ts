@@ -19,6 +19,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { acknowledgeQueueSendKeyGrant, queueEncryption, type DataKey } from './data-key.ts';
 import { maxAttempts, retryScheduleSeconds } from '#events/retry-schedule';
 import { deadLetterAgeAlarm } from './alarms/queue-alarms.ts';
 import { withRunbook, type RunbookAnchor } from './alarms/runbook.ts';
@@ -58,11 +59,17 @@ export interface WebhookPipelineProps {
   /** Handler module of each worker (absolute path of `functions/<worker>/handler.ts`). */
   readonly entryOf: (worker: WebhookWorker) => string;
   /**
-   * Reserved concurrency of the delivery function, also the SQS event source's `maxConcurrency` (so the poller
-   * never hands it more batches than it may run: a throttled batch would still count as a receive and eat an
-   * attempt). Integer 2–1000. Default `DEFAULT_WEBHOOK_CONCURRENCY` (10).
+   * Most delivery functions running at once: the SQS event source's `maxConcurrency` (the poller never hands out
+   * more batches, so receivers see a bounded rate). Integer 2–1000. Default `DEFAULT_WEBHOOK_CONCURRENCY` (10).
    */
   readonly deliveryConcurrency?: number;
+  /**
+   * Reserved concurrency of the delivery function, opt-in: an integer ≥ `deliveryConcurrency` (so a batch the
+   * poller hands out is never throttled, which would eat an attempt). Default unset: no reservation, because
+   * Lambda refuses any reservation that leaves an account fewer than 10 unreserved executions, and a new
+   * account's whole quota can be 10 — the stack must deploy there.
+   */
+  readonly deliveryReservedConcurrency?: number;
   /**
    * Retry delays as `WEBHOOK_RETRY_SCHEDULE` spells them (comma-separated seconds, e.g. `60,300,1800`). Default
    * unset: the code's schedule (60, 300, 1800, 7200, 21600, 43200 s). Sets the queue's `maxReceiveCount` too.
@@ -71,6 +78,8 @@ export interface WebhookPipelineProps {
   readonly retrySchedule?: string;
   /** Consecutive failures that pause a subscription (`WEBHOOK_BREAKER_THRESHOLD`). Default unset: code default 20. */
   readonly breakerThreshold?: number;
+  /** Encrypts the queues (lib/data-key.ts). Default: SQS-managed encryption. */
+  readonly dataKey?: DataKey;
 }
 
 /** Delivery queue + DLQ, fan-out and delivery functions, their event sources, grants and alarms. */
@@ -96,6 +105,10 @@ export class WebhookPipeline extends Construct {
     if (!Number.isInteger(concurrency) || concurrency < 2 || concurrency > 1000) {
       throw new Error(`webhook delivery concurrency must be an integer from 2 to 1000 (got ${concurrency})`);
     }
+    const reserved = props.deliveryReservedConcurrency;
+    if (reserved !== undefined && (!Number.isInteger(reserved) || reserved < concurrency || reserved > 1000)) {
+      throw new Error(`webhook delivery reserved concurrency must be an integer from the delivery concurrency (${concurrency}) to 1000 (got ${reserved})`);
+    }
     const breaker = props.breakerThreshold;
     if (breaker !== undefined && (!Number.isInteger(breaker) || breaker < 1)) {
       throw new Error(`webhook breaker threshold must be a positive integer (got ${breaker})`);
@@ -108,7 +121,7 @@ export class WebhookPipeline extends Construct {
 
     // Queues. A standard queue keeps a message's first-enqueue time when it moves to the DLQ, so the DLQ's
     // 14 days count from fan-out (at least ~13 days for an operator to redrive).
-    const queueDefaults = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
+    const queueDefaults = { ...queueEncryption(props.dataKey), enforceSSL: true } as const;
     this.deadLetterQueue = new sqs.Queue(this, 'DeliveryDlq', { ...queueDefaults, retentionPeriod: Duration.days(14) });
     this.queue = new sqs.Queue(this, 'DeliveryQueue', {
       ...queueDefaults,
@@ -137,6 +150,7 @@ export class WebhookPipeline extends Construct {
     });
     this.fanout.bindTable(props.table, WEBHOOK_FANOUT_TABLE_ACCESS, { indexes: false });
     this.queue.grantSendMessages(this.fanout.fn);
+    if (props.dataKey) acknowledgeQueueSendKeyGrant(this.fanout, 'the delivery queue it fills and its on-failure DLQ');
     this.fanout.fn.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
@@ -173,7 +187,7 @@ export class WebhookPipeline extends Construct {
       description: 'Webhook delivery: signed HTTPS POST per message (functions/webhook-delivery/handler.ts)',
       timeout: Duration.seconds(WORKER_TIMEOUT_SECONDS),
       memorySize: 256,
-      reservedConcurrentExecutions: concurrency,
+      reservedConcurrentExecutions: reserved,
       environment: {
         WEBHOOK_QUEUE_URL: this.queue.queueUrl,
         ...(props.retrySchedule !== undefined && { WEBHOOK_RETRY_SCHEDULE: schedule.join(',') }),

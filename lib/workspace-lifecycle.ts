@@ -23,10 +23,10 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ASYNC_RETRY_ATTEMPTS, type MessagingPipeline } from './messaging-pipeline.ts';
+import type { DataKey } from './data-key.ts';
+import type { MessagingPipeline } from './messaging-pipeline.ts';
 import { ServiceFunction } from './service-function.ts';
 import { WORKSPACE_EXPORT_TABLE_ACCESS, WORKSPACE_PURGE_TABLE_ACCESS } from './table-access.ts';
 
@@ -42,6 +42,8 @@ export interface WorkspaceLifecycleProps {
   readonly entryOf: (worker: LifecycleWorker) => string;
   /** Its scheduler (targets, schedule deletion), mail grant and failure queue. */
   readonly messaging: MessagingPipeline;
+  /** The documents bucket's key (lib/data-key.ts): the export worker reads and writes encrypted objects. */
+  readonly dataKey?: DataKey;
 }
 
 export class WorkspaceLifecycle extends Construct {
@@ -51,7 +53,7 @@ export class WorkspaceLifecycle extends Construct {
   constructor(scope: Construct, id: string, props: WorkspaceLifecycleProps) {
     super(scope, id);
     const stack = Stack.of(this);
-    const { scheduler, mail, failureQueue } = props.messaging;
+    const { scheduler, mail } = props.messaging;
 
     const bucket = props.documentsBucket;
     bucket.addLifecycleRule({ id: 'expire-workspace-exports', prefix: 'exports/', expiration: Duration.days(EXPORT_OBJECT_DAYS) });
@@ -85,11 +87,12 @@ export class WorkspaceLifecycle extends Construct {
     this.export.bindTable(props.table, WORKSPACE_EXPORT_TABLE_ACCESS);
     this.export.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects('org/*'), bucket.arnForObjects('exports/*')] }));
     this.export.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects('exports/*')] }));
+    props.dataKey?.grantEncryptDecrypt(this.export.fn); // reads documents, writes the archive (SSE-KMS)
     mail.grantSend(this.export, { memberMailboxes: false }); // the notice is sent as the service, through SES
 
     for (const [target, fn] of [['workspace-purge', this.purge], ['workspace-export', this.export]] as const) {
       scheduler.addTarget(target, fn);
-      fn.fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(failureQueue) });
+      props.messaging.catchFailures(fn);
     }
 
     const objectFindings = [

@@ -16,6 +16,8 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/key-dates/{keyDateType}',
   access: 'draft',
   summary: 'Changes one key date; linked tasks move with it.',
+  /** Moves the deal's reminders that follow a key date it changes (their schedules). */
+  uses: ['schedules:manage'],
   response: () => dataOf(KeyDate),
   schemas: () => ({
     path: z.object({ transactionId: uuid(), keyDateType: keyDateType() }),

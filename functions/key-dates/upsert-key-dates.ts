@@ -16,6 +16,8 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/key-dates',
   access: 'draft',
   summary: 'Bulk upsert: a type appears at most once per transaction; writing it again updates it.',
+  /** Moves the deal's reminders that follow a key date it changes (their schedules). */
+  uses: ['schedules:manage'],
   response: () => listOf(KeyDate),
   schemas: () => ({
     path: uuidPath('transactionId'),

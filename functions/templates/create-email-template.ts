@@ -1,8 +1,15 @@
-/** `POST /api/v1/email-templates`: creates an organization email template. */
+/**
+ * `POST /api/v1/email-templates`: creates an organization email template. `name`, `subject` and `body` are required;
+ * the subject and body are Handlebars text that must parse and name only merge fields (422 lists what does not). The
+ * slug is made from the name.
+ */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
+import { dataOf } from '#api/responses/common';
+import { EmailTemplate } from '#api/responses/templates';
+import { createEmailTemplate } from '#use-cases/email-templates';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'createEmailTemplate',
   method: 'POST',
   path: '/api/v1/email-templates',
@@ -22,5 +29,17 @@ export default plannedOperation({
       isActive: z.nullish(z.boolean()),
     }),
   }),
-  planned: 'issue #11 (deal workspace)',
+  example: {
+    body: {
+      name: 'Appraisal ordered',
+      subject: 'Appraisal ordered for {{property.address}}',
+      body: 'Hi {{client.firstName}},\n\nThe lender has ordered the appraisal for {{property.address}}. Closing remains {{keyDates.ClosingDate}}.',
+      category: 'milestone',
+      audience: 'client',
+      stage: 'under_contract',
+      tone: 'warm',
+    },
+  },
+  response: () => dataOf(EmailTemplate),
+  handler: async ({ body }, { principal, now }) => ({ body: { data: await createEmailTemplate(principal, body, now) } }),
 });

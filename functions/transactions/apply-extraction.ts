@@ -17,6 +17,8 @@ export default defineOperation({
   path: '/api/v1/transactions',
   access: 'actions',
   summary: 'Applies an extraction result: creates a deal or attaches to transactionId.',
+  /** Moves the deal's reminders that follow a key date it changes (their schedules). */
+  uses: ['schedules:manage'],
   response: () => dealResponse(),
   schemas: () => ({
     body: z.object({

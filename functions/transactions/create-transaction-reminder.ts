@@ -1,14 +1,24 @@
-/** `POST /api/v1/transactions/{transactionId}/reminders`: schedules a deadline reminder email on the deal. */
+/**
+ * `POST /api/v1/transactions/{transactionId}/reminders`: schedules a deadline reminder email on the deal,
+ * `daysBeforeReminder` days before the deadline at `reminderTimeOfDay` in the organization's time zone, to
+ * `recipientRoles` and/or `recipientEmails` (comma-separated), written from `emailTemplateId` (default: the system
+ * `key-date-reminder` template). With a `deadlineType` the deal has as a key date, it follows that key date.
+ */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
 import { dateTime, int32, uuid, uuidPath } from '#api/params';
+import { dataOf } from '#api/responses/common';
+import { Reminder } from '#api/responses/deals';
+import { createReminder } from '#use-cases/reminders';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'createTransactionReminder',
   method: 'POST',
   path: '/api/v1/transactions/{transactionId}/reminders',
   access: 'actions',
   summary: 'Schedules a deadline reminder email on the deal.',
+  designedHere: true,
+  uses: ['schedules:manage'],
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({
@@ -23,5 +33,20 @@ export default plannedOperation({
       reminderTimeOfDay: z.nullable(z.string().check(z.maxLength(20))),
     }),
   }),
-  planned: 'issue #11 (deal workspace)',
+  example: {
+    body: {
+      daysBeforeReminder: 3,
+      deadlineDate: null,
+      deadlineType: 'ClosingDate',
+      emailTemplateId: null,
+      milestoneId: null,
+      note: 'Confirm the wiring instructions by phone.',
+      recipientEmails: 'tc@example.com',
+      recipientRoles: 'Buyer',
+      reminderTimeOfDay: '09:00',
+    },
+  },
+  response: () => dataOf(Reminder),
+  /** `{data: Reminder}`, status `pending`. */
+  handler: async ({ path, body }, { principal, now }) => ({ body: { data: await createReminder(principal, path.transactionId, body, now) } }),
 });

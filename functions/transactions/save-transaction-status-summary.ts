@@ -1,9 +1,15 @@
-/** `POST /api/v1/transactions/{transactionId}/status-summary`: saves a status summary of the deal for an audience. */
+/**
+ * `POST /api/v1/transactions/{transactionId}/status-summary`: saves a status summary of the deal for an audience
+ * (one per audience: saving again replaces it). The deal read (`GET .../{transactionId}`) lists them.
+ */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
+import { dataOf } from '#api/responses/common';
+import { StatusSummary } from '#api/responses/deals';
+import { saveDealStatusSummary } from '#use-cases/status-summaries';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'saveTransactionStatusSummary',
   method: 'POST',
   path: '/api/v1/transactions/{transactionId}/status-summary',
@@ -18,5 +24,14 @@ export default plannedOperation({
       keyPointBullets: z.nullable(z.array(z.string().check(z.maxLength(1000))).check(z.maxLength(50))),
     }),
   }),
-  planned: 'issue #11 (deal workspace)',
+  example: {
+    body: {
+      audience: 'client',
+      subject: 'Where we are this week',
+      bodyMarkdown: 'The **option period** ended; financing is on track for the **June 1** closing.',
+      keyPointBullets: ['Inspection repairs agreed', 'Appraisal ordered'],
+    },
+  },
+  response: () => dataOf(StatusSummary),
+  handler: async ({ path, body }, { principal, now }) => ({ body: { data: await saveDealStatusSummary(principal, path.transactionId, body, now) } }),
 });

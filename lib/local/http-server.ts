@@ -11,6 +11,7 @@ import { requestUrl, toApiEvent } from '#lib/local/api-event';
 import { answerClientError, MISSING_HOST, malformedRequestBody } from '#lib/local/client-error';
 import { invokeLocally } from '#lib/local/invoke';
 import { createRouter } from '#lib/local/router';
+import { corsPreflight, withCors } from '#lib/local/cors';
 import { PUBLIC_ROUTES } from '#lib/public-routes';
 import { serveSelfDescription } from '#lib/local/self-description';
 import { logger } from '#observability/powertools';
@@ -42,6 +43,9 @@ export async function startLocalApi(opts: { port: number; host?: string }): Prom
     });
     req.on('end', async () => {
       if (size > MAX_BODY_BYTES) return send(res, { statusCode: 422, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'validation_error', message: 'Request body too large.', fields: { body: `must be at most ${MAX_BODY_BYTES} bytes` } } }) });
+      const pathname = requestUrl(req.url).pathname;
+      const preflight = corsPreflight(req, pathname);
+      if (preflight) return send(res, preflight);
       try {
         const self = await serveSelfDescription(req, requestUrl(req.url).pathname, Buffer.concat(chunks), baseUrl);
         if (self) return send(res, self);
@@ -54,7 +58,7 @@ export async function startLocalApi(opts: { port: number; host?: string }): Prom
         }
         const { event, group } = toApiEvent(req, Buffer.concat(chunks), route);
         const result = (await invokeLocally(handlerOf(group), event, `local-${group}`, event.requestContext.requestId, API_TIMEOUT_MS)) as APIGatewayProxyStructuredResultV2;
-        send(res, result);
+        send(res, withCors(req, pathname, result));
       } catch (err) {
         logger.error('local API invocation failed', { source: 'http-server', error: err });
         send(res, { statusCode: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'internal_error', message: 'An unexpected error occurred.' } }) });

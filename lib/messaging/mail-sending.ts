@@ -20,6 +20,7 @@ import * as ses from 'aws-cdk-lib/aws-ses';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import type { DataKey } from '../data-key.ts';
 import { MAIL_SECRET_PREFIX } from '#db/mail-accounts';
 import { nagResourceOf } from '../nag-resource.ts';
 import type { ServiceFunction } from '../service-function.ts';
@@ -41,10 +42,13 @@ export interface MailSendingProps {
   readonly topicKey: kms.IKey;
   /** functions/email-events, subscribed to the events topic. */
   readonly eventsHandler: ServiceFunction;
+  /** The data key members' mail secrets are encrypted with (lib/data-key.ts); senders may decrypt through Secrets Manager. */
+  readonly dataKey?: DataKey;
 }
 
 /** SES configuration set, optional identity, events topic and its subscription. */
 export class MailSending extends Construct {
+  private readonly dataKey?: DataKey;
   readonly configurationSet: ses.ConfigurationSet;
   /** The `mailDomain` identity, when that context key is set. */
   readonly identity?: ses.EmailIdentity;
@@ -55,6 +59,7 @@ export class MailSending extends Construct {
   constructor(scope: Construct, id: string, props: MailSendingProps) {
     super(scope, id);
     this.settings = props.settings;
+    this.dataKey = props.dataKey;
     this.configurationSet = new ses.ConfigurationSet(this, 'ConfigurationSet', {
       reputationMetrics: true,
       suppressionReasons: ses.SuppressionReasons.BOUNCES_AND_COMPLAINTS,
@@ -85,8 +90,8 @@ export class MailSending extends Construct {
    * Lets `fn` send mail as shared/ports/mail/aws.ts does: SES v2 `SendEmail` with raw content, which IAM
    * authorizes as `ses:SendRawEmail` (simple content as `ses:SendEmail`; both are allowed), on the identities of
    * `settings.mailSendIdentities` and this configuration set; `secretsmanager:GetSecretValue` on
-   * `secret:tcs/mail/*` (SMTP mailboxes; the secrets must use the AWS managed key or one granting this role
-   * `kms:Decrypt`); and `MAIL_FROM_ADDRESS`, `INBOUND_MAIL_DOMAIN`, `SES_CONFIGURATION_SET`.
+   * `secret:tcs/mail/*` (SMTP mailboxes; encrypted with the data key, or the AWS managed key), with `kms:Decrypt`
+   * on the data key through Secrets Manager only; and `MAIL_FROM_ADDRESS`, `INBOUND_MAIL_DOMAIN`, `SES_CONFIGURATION_SET`.
    * @param options.memberMailboxes false for a function that only ever sends as the service (`MAIL_FROM_ADDRESS`,
    *   e.g. the workspace export's notice): no Secrets Manager grant. Default true.
    */
@@ -100,6 +105,13 @@ export class MailSending extends Construct {
     if (options.memberMailboxes === false) return;
     const secrets = stack.formatArn({ service: 'secretsmanager', resource: 'secret', resourceName: `${MAIL_SECRET_PREFIX}*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
     fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secrets] }));
+    if (this.dataKey) {
+      fn.fn.addToRolePolicy(new iam.PolicyStatement({
+        actions: ['kms:Decrypt'],
+        resources: [this.dataKey.key.keyArn],
+        conditions: { StringEquals: { 'kms:ViaService': `secretsmanager.${stack.region}.amazonaws.com` } },
+      }));
+    }
     Validations.of(fn).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${nagResourceOf(this, secrets)}]`,
       reason:

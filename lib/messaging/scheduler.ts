@@ -20,6 +20,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { queueEncryption, type DataKey } from '../data-key.ts';
 import type { ScheduleTarget } from '#ports/scheduler';
 import { nagResourceOf } from '../nag-resource.ts';
 import type { ServiceFunction } from '../service-function.ts';
@@ -28,6 +29,8 @@ import type { ServiceFunction } from '../service-function.ts';
 export interface MessageSchedulerProps {
   /** functions/scheduled-send, the schedules' target. */
   readonly target: ServiceFunction;
+  /** Encrypts the dead-letter queue (lib/data-key.ts); the scheduler's role may then write to it. */
+  readonly dataKey?: DataKey;
 }
 
 /** Schedule group, execution role, dead-letter queue, and the grant for API groups. */
@@ -50,7 +53,7 @@ export class MessageScheduler extends Construct {
     // Deleting the group deletes its schedules: on stack delete their target is gone too. (RETAIN would also make a
     // redeploy of the same stack collide with the kept group's name.)
     this.group = new scheduler.ScheduleGroup(this, 'Group', { removalPolicy: RemovalPolicy.DESTROY });
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', { ...queueEncryption(props.dataKey), enforceSSL: true, retentionPeriod: Duration.days(14) });
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason:
@@ -68,6 +71,8 @@ export class MessageScheduler extends Construct {
     this.role.addToPolicy(this.invoke);
     this.addTarget('scheduled-send', props.target);
     this.role.addToPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deadLetterQueue.queueArn] }));
+    // Scheduler writes a failed invocation to the DLQ with this role, so the role encrypts with the queue's key.
+    props.dataKey?.grantEncryptDecrypt(this.role);
   }
 
   /** `arn:…:scheduler:<region>:<account>:schedule/<group>/*`: every schedule of the group. */

@@ -35,6 +35,7 @@ export type MessageKind =
   | 'client_update_email'
   | 'document_request_email'
   | 'scheduled_email'
+  | 'reminder_email'
   | 'sms'
   | 'document_share_sms'
   | 'reply'

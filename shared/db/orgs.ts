@@ -4,7 +4,7 @@
  * vocabulary and three starter keys (read / draft / actions) in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { gsi1, gsi2, orgPk } from '#db/keys';
 import { apiKeyItem, newKeyValue } from '#db/api-keys';
@@ -137,4 +137,23 @@ export async function listUsers(orgId: string): Promise<OrgUser[]> {
     }),
   );
   return (out.Items ?? []).map(({ userId, email, firstName, lastName, role, createdAt }) => ({ userId, email, firstName, lastName, role, createdAt }) as OrgUser);
+}
+
+/**
+ * The organization's time zone when none is set: reminders fire at their time of day here. Central time, where the
+ * service's contract forms (TREC) are used; an operator sets another with `setOrganizationTimezone`.
+ */
+export const DEFAULT_ORG_TIMEZONE = 'America/Chicago';
+
+/** The organization's IANA time zone (attribute `timezone` of the organization item), else the default. */
+export async function organizationTimezone(orgId: string): Promise<string> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: orgItemKey(orgId), ProjectionExpression: '#tz', ExpressionAttributeNames: { '#tz': 'timezone' } }));
+  return (out.Item?.timezone as string | undefined) || DEFAULT_ORG_TIMEZONE;
+}
+
+/** Sets the organization's IANA time zone (the caller checked it is one). */
+export async function setOrganizationTimezone(orgId: string, timezone: string): Promise<void> {
+  await db().send(
+    new UpdateCommand({ TableName: tableName(), Key: orgItemKey(orgId), UpdateExpression: 'SET #tz = :tz', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#tz': 'timezone' }, ExpressionAttributeValues: { ':tz': timezone } }),
+  );
 }

@@ -15,6 +15,8 @@ import { toKeyDate, type KeyDate } from '#db/key-date-items';
 import { toTask, type Task } from '#db/task-items';
 import { activityPut, toActivity, type Activity } from '#db/activity';
 import { compareTransactionContacts, toTransactionContact, type TransactionContact } from '#db/contacts';
+import { REMINDER_SK, toReminder, type Reminder } from '#db/reminders';
+import { SUMMARY_SK, toStatusSummary, type StatusSummary } from '#db/status-summaries';
 import { NotFound } from '#domain/errors';
 
 export interface PropertyAddress {
@@ -46,6 +48,10 @@ export interface Deal extends Transaction {
   recentActivity: Activity[];
   /** Contacts linked with a role (`SK = CONTACT#<contactId>`), by role (Buyer, Seller, agents, escrow), primary first. */
   contacts: TransactionContact[];
+  /** Deadline reminders (`SK = REMINDER#<id>`), soonest send first. */
+  reminders: Reminder[];
+  /** Status summaries, one per audience (`SK = SUMMARY#<audience>`), most recently saved first. */
+  statusSummaries: StatusSummary[];
 }
 
 /** One-line address, e.g. `1207 Live Oak Ln, Austin, TX 78704`. */
@@ -213,6 +219,8 @@ export async function getDeal(orgId: string, transactionId: string): Promise<Dea
     tasks: of('TASK#').map(toTask).sort(byDue),
     recentActivity: of('ACT#').map(toActivity),
     contacts: of('CONTACT#').map(toTransactionContact).sort(compareTransactionContacts),
+    reminders: of(REMINDER_SK).map(toReminder).sort((a, b) => a.sendAt.localeCompare(b.sendAt) || a.id.localeCompare(b.id)),
+    statusSummaries: of(SUMMARY_SK).map(toStatusSummary).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.audience.localeCompare(b.audience)),
   };
 }
 

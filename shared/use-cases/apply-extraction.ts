@@ -14,6 +14,7 @@ import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transa
 import { outboxPut, type Actor } from '#events/outbox';
 import { createTransaction, getDeal, touchTransaction, type Deal, type Transaction } from '#db/transactions';
 import { planKeyDateWrites } from '#db/key-dates';
+import { followKeyDates } from '#use-cases/reminder-schedule';
 import { newOpenTask, taskCreateItems, type Task } from '#db/task-items';
 import { contactCreateItems, splitName, type Contact } from '#db/contacts';
 import { getJob, jobAppliedUpdate, type ExtractionJob } from '#db/extraction-jobs';
@@ -89,6 +90,7 @@ export async function applyExtraction(actor: Actor, input: ApplyExtractionInput,
       await transactWrite(items, (index) =>
         index === 0 ? new StaleRead() : index === 1 ? new AppliedRace() : new Conflict('The transaction changed while the extraction was applied; retry.'),
       ).catch((err) => rethrowRace(err, actor.orgId, job.jobId));
+      await followKeyDates(actor.orgId, deal.reminders, changes, now);
       return deal.id;
     }, () => new Conflict('The transaction kept changing while the extraction was applied; retry.'));
   }
@@ -103,7 +105,7 @@ export async function applyExtraction(actor: Actor, input: ApplyExtractionInput,
       actor,
       { propertyAddress, transactionType: input.transactionType ?? 'Purchase', side: input.side ?? 'Buyer', status },
       (t) => {
-        const empty: Deal = { ...t, keyDates: [], tasks: [], recentActivity: [], contacts: [] };
+        const empty: Deal = { ...t, keyDates: [], tasks: [], recentActivity: [], contacts: [], reminders: [], statusSummaries: [] };
         // Index 2 of the transaction (after the deal and transaction.created): its condition decides a race.
         const items = [jobAppliedUpdate(actor.orgId, job.jobId, t.id, now), ...dealWritesSync(actor, empty, job, fields, changes, record, now, doc && !doc.transactionId ? { doc, order: 0 } : undefined)];
         assertFits(items.length + 2);

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { byDue, getDeal, RECENT_ACTIVITY, statusAttributes, touchTransaction, type Deal } from '#db/transactions';
 import { getStatusVocabulary } from '#db/statuses';
 import { planKeyDateWrites } from '#db/key-dates';
+import { followKeyDates } from '#use-cases/reminder-schedule';
 import { newOpenTask, taskCreateItems, type Task } from '#db/task-items';
 import { activityPut } from '#db/activity';
 import { transactWrite, MAX_TRANSACT_ITEMS } from '#db/transact';
@@ -86,6 +87,7 @@ async function applyStatus(actor: Actor, deal: Deal, def: StatusDefinition, now:
   ];
   if (items.length > MAX_TRANSACT_ITEMS) throw new Error(`status cascade of ${items.length} writes exceeds one transaction`);
   await transactWrite(items, (index) => (index === 0 ? new StaleRead() : new Conflict('A task or key date of the transaction changed meanwhile; retry.')));
+  await followKeyDates(actor.orgId, deal.reminders, shifted.keyDates, now);
 
   const moved = new Map(shifted.movedTasks.map((t) => [t.id, t]));
   const keyDates = new Map(deal.keyDates.map((k) => [k.keyDateType, k]));

@@ -2,7 +2,8 @@
  * Key-date use cases (spec "Key date": a type appears at most once per deal; writing it again updates it): the
  * bulk upsert and the change of one date. Each commits, in one `TransactWriteItems`, the dates, the moves of the
  * open tasks that follow them, one `key_date.updated` per change and the deal's `updatedAt`, on condition that
- * the deal is unchanged since it was read (a concurrent write makes it read and plan again).
+ * the deal is unchanged since it was read (a concurrent write makes it read and plan again). Then the deal's reminders
+ * that follow a moved key date are rescheduled.
  */
 import { planKeyDateWrites, type KeyDateChange } from '#db/key-dates';
 import type { KeyDate } from '#db/key-date-items';
@@ -11,6 +12,7 @@ import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transa
 import type { Actor } from '#events/outbox';
 import { Conflict, InvalidInput, NotFound } from '#domain/errors';
 import { retryStale, StaleRead } from '#use-cases/optimistic';
+import { followKeyDates } from '#use-cases/reminder-schedule';
 
 const busy = () => new Conflict('The transaction kept changing while its key dates were written; retry.');
 
@@ -30,6 +32,7 @@ export async function upsertKeyDates(actor: Actor, transactionId: string, change
     const deal = await getDeal(actor.orgId, transactionId);
     const { keyDates, items } = planKeyDateWrites(actor, deal, changes, now);
     await commit(actor, deal, items, now);
+    await followKeyDates(actor.orgId, deal.reminders, keyDates, now);
     return keyDates;
   }, busy);
 }
@@ -52,6 +55,7 @@ export async function updateKeyDate(
     if (!prev) throw new NotFound('Key date');
     const { keyDates, items } = planKeyDateWrites(actor, deal, [{ ...change, keyDateType, dateValue: change.dateValue ?? prev.dateValue }], now);
     await commit(actor, deal, items, now);
+    await followKeyDates(actor.orgId, deal.reminders, keyDates, now);
     return keyDates[0];
   }, busy);
 }

@@ -213,6 +213,8 @@ export class FuzzFixtures {
         return (await this.conversation()).threadId;
       case 'messageId':
         return (await this.scheduled()).messageId;
+      case 'idOrSlug':
+        return 'closing-reminder';
       case 'orgId':
         return op.access === 'partner' ? (await this.partnerFixture()).orgId : this.org.orgId;
       case 'userId': {
@@ -241,6 +243,10 @@ export class FuzzFixtures {
       case 'contactId':
       case 'recipientContactId':
         return typeof value === 'string' ? (await this.contact()).contactId : value;
+      // Roles a reminder addresses: the contact fixture holds them.
+      case 'recipientRoles':
+        if (typeof value === 'string') await this.contact();
+        return value;
       case 'url':
         return HOOK_URL;
       case 'confirmName':

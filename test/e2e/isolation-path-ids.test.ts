@@ -33,6 +33,8 @@ interface Ids {
   threadId: string;
   /** A pending scheduled message of org A (`{messageId}`). */
   messageId: string;
+  /** An email template of org A (`{idOrSlug}`). */
+  emailTemplateId: string;
 }
 
 /** The fixture id for a parameter name (`id` is per group), or undefined when the fixture has none. */
@@ -47,6 +49,7 @@ const ID_OF: Record<string, (ids: Ids) => string> = {
   keyDateType: () => 'ClosingDate',
   threadId: (i) => i.threadId,
   messageId: (i) => i.messageId,
+  idOrSlug: (i) => i.emailTemplateId,
 };
 
 const operations = await loadOperations();
@@ -98,6 +101,7 @@ async function snapshotA(key: string) {
     communications: await get(`/api/v1/transactions/${ids.transactionId}/communications`),
     conversation: await get(`/api/v1/conversations/${ids.threadId}/messages`),
     scheduled: await get(`/api/v1/transactions/${ids.transactionId}/scheduled-messages`),
+    template: await get(`/api/v1/email-templates/${ids.emailTemplateId}`),
     events: (await outboxEvents(a.orgId)).map((e) => e.eventId).sort(),
   };
 }
@@ -124,7 +128,10 @@ beforeAll(async () => {
   expect(contact.status).toBe(200);
   const linked = await t.call('POST', `/api/v1/transactions/${deal.id}/contacts`, { key: a.keys.actions, body: { contactId: contact.body.data.id, role: 'Buyer' } });
   expect(linked.status).toBe(200);
+  const template = await t.call('POST', '/api/v1/email-templates', { key: a.keys.actions, body: { name: 'A template', subject: 'For {{property.address}}', body: 'Private.' } });
+  expect(template.status).toBe(200);
   ids = {
+    emailTemplateId: template.body.data.id,
     transactionId: deal.id,
     taskId: tk.id,
     commentId: c.body.data.id,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTRACTION_STEPS, MAX_OCR_POLLS, OCR_POLL_INTERVAL_SECONDS, STEP_RESOURCE_VARIABLES, STEP_STATE_NAMES, type ExtractionStep } from '#lib/extraction-definition';
 import type { ServiceFunction } from '#lib/service-function';
 import { loadOperations } from '#lib/registry';
+import { NONCURRENT_VERSION_DAYS } from '#lib/extraction-pipeline';
 import type { Capability } from '#api/types';
 import { synthesize, type Synthesized } from './synth.ts';
 
@@ -53,15 +54,30 @@ const resourcesFor = (fn: ServiceFunction, action: string) =>
     .flatMap((st) => [st.Resource].flat());
 
 describe('documents bucket', () => {
-  it('is private, SSE-S3 encrypted, unversioned, and logs access to the logs bucket', () => {
+  it('is private, SSE-KMS with the data key and a Bucket Key, versioned, and logs access to the logs bucket', () => {
     const bucket = s.resources[idOf(pipeline().bucket)];
     expect(bucket.Properties).toMatchObject({
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{
+          ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: { 'Fn::GetAtt': [s.logicalIdOf(s.stack.dataKey.key), 'Arn'] } },
+          BucketKeyEnabled: true,
+        }],
+      },
       LoggingConfiguration: { DestinationBucketName: { Ref: idOf(pipeline().accessLogsBucket) }, LogFilePrefix: 'documents/' },
+      VersioningConfiguration: { Status: 'Enabled' },
     });
-    expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
     expect(bucket.DeletionPolicy).toBe('Retain');
+    // S3 server access logs can only be delivered to an SSE-S3 bucket.
+    expect(s.resources[idOf(pipeline().accessLogsBucket)].Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+  });
+
+  it('lets StartOcr decrypt with the data key (it reads the upload), and nothing more of KMS', () => {
+    const keyArn = { 'Fn::GetAtt': [s.logicalIdOf(s.stack.dataKey.key), 'Arn'] };
+    const startOcrRole = s.resources[idOf(pipeline().steps.startOcr.fn)].Properties.Role['Fn::GetAtt'][0];
+    const policy = s.ofType('AWS::IAM::Policy').find(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === startOcrRole))![1];
+    const kmsStatements = (policy.Properties.PolicyDocument.Statement as Statement[]).filter((st) => actionsOf(st).some((a) => a.startsWith('kms:')));
+    expect(kmsStatements).toEqual([expect.objectContaining({ Action: ['kms:Decrypt', 'kms:DescribeKey'], Resource: keyArn })]);
   });
 
   it('refuses requests without TLS (documents and logs buckets)', () => {
@@ -75,17 +91,18 @@ describe('documents bucket', () => {
     }
   });
 
-  it('aborts incomplete multipart uploads after 1 day, expires ocr/ after 30 days, tiers org/ after 30 days (+ the exports/ rule)', () => {
+  it('aborts incomplete multipart uploads after 1 day, expires ocr/ after 30 days, tiers org/ after 30 days, expires old versions (+ the exports/ rule)', () => {
     const rules = s.resources[idOf(pipeline().bucket)].Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
     expect(rules).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
         expect.objectContaining({ Status: 'Enabled', Prefix: 'ocr/', ExpirationInDays: 30 }),
         expect.objectContaining({ Status: 'Enabled', Prefix: 'org/', Transitions: [{ StorageClass: 'INTELLIGENT_TIERING', TransitionInDays: 30 }] }),
+        expect.objectContaining({ Status: 'Enabled', NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS }, ExpiredObjectDeleteMarker: true }),
       ]),
     );
-    // The fourth is the workspace lifecycle's `exports/` expiry (asserted in workspace-lifecycle.test.ts).
-    expect(rules.filter((r) => r.Prefix !== 'exports/')).toHaveLength(3);
+    // The fifth is the workspace lifecycle's `exports/` expiry (asserted in workspace-lifecycle.test.ts).
+    expect(rules.filter((r) => r.Prefix !== 'exports/')).toHaveLength(4);
     expect(rules.find((r) => r.Prefix === 'org/')).not.toHaveProperty('ExpirationInDays'); // documents are never expired
   });
 
@@ -256,6 +273,14 @@ describe('upload trigger', () => {
     expect(s.resources[idOf(fn.fn)].Properties.Environment.Variables).toMatchObject({
       DOCUMENTS_BUCKET: { Ref: idOf(pipeline().bucket) },
       EXTRACTION_STATE_MACHINE_ARN: { Ref: idOf(pipeline().stateMachine) },
+    });
+  });
+
+  it('keeps a notification it failed after two retries in the async failure queue (on-failure destination), for a replay', () => {
+    s.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: idOf(pipeline().uploadHandler.fn) },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: { OnFailure: { Destination: arnOf(idOf(s.stack.messaging.failureQueue)) } },
     });
   });
 });

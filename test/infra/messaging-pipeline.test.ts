@@ -278,7 +278,7 @@ describe('scheduler', () => {
     ]);
   });
 
-  it('the role may invoke its targets alone (scheduled-send, workspace purge and export) and write the dead-letter queue, nothing else', () => {
+  it('the role may invoke its targets alone (scheduled-send, workspace purge and export) and write the encrypted dead-letter queue, nothing else', () => {
     const statements = statementsOfRole(idOf(m().scheduler.role));
     const targets = [worker('scheduled-send'), s.stack.lifecycle.purge, s.stack.lifecycle.export].map((fn) => arnOf(idOf(fn.fn)));
     const invoke = statements.filter((st) => actionsOf(st).includes('lambda:InvokeFunction'));
@@ -286,13 +286,14 @@ describe('scheduler', () => {
     expect([invoke[0].Resource].flat()).toHaveLength(targets.length);
     expect([invoke[0].Resource].flat()).toEqual(expect.arrayContaining(targets));
     expect(statements.map((st) => [actionsOf(st), st.Resource])).toContainEqual([['sqs:SendMessage'], arnOf(idOf(m().scheduler.deadLetterQueue))]);
-    expect(statements).toHaveLength(2);
+    expect(statements.map((st) => [actionsOf(st), st.Resource])).toContainEqual([['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'], arnOf(s.logicalIdOf(s.stack.dataKey.key))]);
+    expect(statements).toHaveLength(3);
   });
 
-  it('keeps failed invocations 14 days in encrypted, TLS-only queues (the scheduler DLQ and the failure queue)', () => {
+  it('keeps failed invocations 14 days in queues encrypted with the data key, TLS-only (the scheduler DLQ and the failure queue)', () => {
     for (const queue of [m().scheduler.deadLetterQueue, m().failureQueue]) {
       const id = idOf(queue);
-      expect(s.resources[id].Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
+      expect(s.resources[id].Properties).toMatchObject({ KmsMasterKeyId: arnOf(s.logicalIdOf(s.stack.dataKey.key)), MessageRetentionPeriod: 14 * 86_400 });
       const statements = s
         .ofType('AWS::SQS::QueuePolicy')
         .filter(([, p]) => p.Properties.Queues.some((q: { Ref: string }) => q.Ref === id))

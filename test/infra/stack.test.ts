@@ -125,6 +125,9 @@ describe('cdk-nag (AwsSolutions)', () => {
       /AwsSolutions-S1$/,
       /AwsSolutions-SQS3$/,
       scheduler,
+      // CDK's own SQS send grant on a queue encrypted with the data key (lib/data-key.ts acknowledgeQueueSendKeyGrant).
+      /AwsSolutions-IAM5\[Action::kms:ReEncrypt\*\]$/,
+      /AwsSolutions-IAM5\[Action::kms:GenerateDataKey\*\]$/,
     ];
     expect(acks.size).toBe(allowed.length);
     for (const [id, reason] of acks) {
@@ -284,6 +287,28 @@ describe('table', () => {
       }),
     });
     expect(TABLE_KEYS.ttlAttribute).toBe('ttl');
+  });
+
+  it('is encrypted with the data key: a rotated customer-managed KMS key, retained with the data', () => {
+    const keyId = logicalIdOf(stack.dataKey.key);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } },
+    });
+    expect(resources[keyId]).toMatchObject({ Type: 'AWS::KMS::Key', DeletionPolicy: 'Retain', Properties: { EnableKeyRotation: true, PendingWindowInDays: 30 } });
+    expect(template.toJSON().Outputs.DataKeyArn.Value).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+  });
+
+  it('lets every API function (all write: auth records the rate limit) encrypt and decrypt with the data key', () => {
+    const keyArn = { 'Fn::GetAtt': [logicalIdOf(stack.dataKey.key), 'Arn'] };
+    const kmsActionsOfRole = (fnId: string) => {
+      const role = resources[fnId].Properties.Role['Fn::GetAtt'][0];
+      return ofType('AWS::IAM::Policy')
+        .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
+        .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+        .filter((st) => JSON.stringify(st.Resource) === JSON.stringify(keyArn))
+        .flatMap((st) => [st.Action].flat());
+    };
+    for (const group of lambdaGroups) expect(kmsActionsOfRole(fnLogicalId(group)), group).toEqual(expect.arrayContaining(['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey']));
   });
 });
 

@@ -114,15 +114,15 @@ describe('delivery queue', () => {
     s.template.hasResourceProperties('AWS::SQS::Queue', {
       RedrivePolicy: { deadLetterTargetArn: arnOf(dlq), maxReceiveCount: maxAttempts() },
       VisibilityTimeout: 6 * WORKER_TIMEOUT_SECONDS,
-      SqsManagedSseEnabled: true,
+      KmsMasterKeyId: arnOf(s.logicalIdOf(s.stack.dataKey.key)),
     });
     expect(maxAttempts()).toBe(7);
   });
 
-  it('keeps dead letters 14 days; every queue is encrypted and refuses non-TLS requests', () => {
+  it('keeps dead letters 14 days; every queue is encrypted with the data key and refuses non-TLS requests', () => {
     const { queue, dlq, fanoutDlq } = ids();
     for (const id of [dlq, fanoutDlq]) {
-      expect(s.resources[id].Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+      expect(s.resources[id].Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, KmsMasterKeyId: arnOf(s.logicalIdOf(s.stack.dataKey.key)) });
       expect(s.resources[id].Properties.RedrivePolicy, 'a DLQ has no DLQ of its own').toBeUndefined();
     }
     const deniesPlainHttp = (id: string) =>
@@ -140,7 +140,7 @@ describe('delivery queue', () => {
 });
 
 describe('delivery (queue → HTTPS)', () => {
-  it('consumes the queue in batches of 10 with partial batch failures, at most its reserved concurrency', () => {
+  it('consumes the queue in batches of 10 with partial batch failures, at most 10 at once, with no reservation by default', () => {
     const { delivery, queue } = ids();
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: delivery },
@@ -149,11 +149,9 @@ describe('delivery (queue → HTTPS)', () => {
       MaximumBatchingWindowInSeconds: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
-    const reserved = s.resources[delivery].Properties.ReservedConcurrentExecutions;
-    expect(reserved).toBe(DEFAULT_WEBHOOK_CONCURRENCY);
-    const max = mappingOf(s, delivery).ScalingConfig.MaximumConcurrency;
-    expect(max).toBeGreaterThanOrEqual(2);
-    expect(max).toBeLessThanOrEqual(reserved);
+    // A reservation would fail to deploy on a new account (quota 10, 10 must stay unreserved).
+    expect(s.resources[delivery].Properties).not.toHaveProperty('ReservedConcurrentExecutions');
+    expect(mappingOf(s, delivery).ScalingConfig.MaximumConcurrency).toBe(DEFAULT_WEBHOOK_CONCURRENCY);
   });
 
   it('runs 60 s with 256 MB, the queue URL, and no schedule/breaker override by default', () => {
@@ -223,13 +221,13 @@ describe('alarms and dashboard', () => {
 describe('context knobs', () => {
   let custom: Synthesized;
   beforeAll(async () => {
-    custom = await synthesize({ webhookConcurrency: '4', webhookRetrySchedule: '1,1,2', webhookBreakerThreshold: '5' });
+    custom = await synthesize({ webhookConcurrency: '4', webhookReservedConcurrency: '6', webhookRetrySchedule: '1,1,2', webhookBreakerThreshold: '5' });
   }, 120_000);
   afterAll(() => custom?.cleanup());
 
-  it('sets reserved concurrency, the retry schedule (and with it maxReceiveCount) and the breaker threshold', () => {
+  it('sets the concurrency, the opt-in reservation, the retry schedule (and with it maxReceiveCount) and the breaker threshold', () => {
     const delivery = custom.resources[custom.logicalIdOf(custom.stack.webhooks.delivery.fn)];
-    expect(delivery.Properties.ReservedConcurrentExecutions).toBe(4);
+    expect(delivery.Properties.ReservedConcurrentExecutions).toBe(6);
     expect(delivery.Properties.Environment.Variables).toMatchObject({ WEBHOOK_RETRY_SCHEDULE: '1,1,2', WEBHOOK_BREAKER_THRESHOLD: '5' });
     expect(mappingOf(custom, custom.logicalIdOf(custom.stack.webhooks.delivery.fn)).ScalingConfig.MaximumConcurrency).toBe(4);
     custom.template.hasResourceProperties('AWS::SQS::Queue', {
@@ -238,8 +236,9 @@ describe('context knobs', () => {
     expect(maxAttempts([1, 1, 2])).toBe(4);
   });
 
-  it('refuses a concurrency below 2 and an invalid schedule at synth', async () => {
+  it('refuses a concurrency below 2, a reservation below the concurrency and an invalid schedule at synth', async () => {
     await expect(synthesize({ webhookConcurrency: 1 })).rejects.toThrow(/concurrency must be an integer from 2 to 1000/);
+    await expect(synthesize({ webhookReservedConcurrency: 5 })).rejects.toThrow(/reserved concurrency must be an integer from the delivery concurrency \(10\)/);
     await expect(synthesize({ webhookRetrySchedule: '60,abc' })).rejects.toThrow(/WEBHOOK_RETRY_SCHEDULE is invalid/);
   });
 });

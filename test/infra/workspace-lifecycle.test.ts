@@ -62,7 +62,8 @@ describe('workspace lifecycle infrastructure', () => {
     const arn = (fn: { fn: { node: { defaultChild?: unknown } } }) => ({ 'Fn::GetAtt': [s.logicalIdOf(fn.fn), 'Arn'] });
     const byId = (a: any) => a['Fn::GetAtt'][0];
     expect([invoke[0].Resource].flat().map(byId).sort()).toEqual([workers['scheduled-send'], s.stack.lifecycle.purge, s.stack.lifecycle.export].map(arn).map(byId).sort());
-    expect(statements.flatMap((st) => [st.Action].flat()).sort()).toEqual(['lambda:InvokeFunction', 'sqs:SendMessage']);
+    // Besides invoking: write the dead-letter queue, which is encrypted with the data key.
+    expect(statements.flatMap((st) => [st.Action].flat()).sort()).toEqual(['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey', 'lambda:InvokeFunction', 'sqs:SendMessage']);
   });
 
   it('sends the workers\' failed asynchronous invocations, after two retries, to the messaging failure queue', () => {

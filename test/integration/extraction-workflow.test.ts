@@ -16,6 +16,7 @@ import {
   EXTRACTION_STEPS,
   extractionDefinition,
   LAMBDA_RETRY_ERRORS,
+  TEXTRACT_THROTTLE_ERRORS,
   localStepArn,
   MAX_OCR_POLLS,
   STEP_RESOURCE_VARIABLES,
@@ -150,6 +151,27 @@ describe('definition', () => {
     }
     expect(LAMBDA_RETRY_ERRORS).toContain('Lambda.ServiceException');
     expect(States.Failed).toMatchObject({ Type: 'Fail', ErrorPath: '$.failure.code' });
+  });
+});
+
+describe('Textract throttling', () => {
+  it('the three Tasks that call Textract wait out its throttling and job quota with backoff; the others do not retry them', () => {
+    const { States } = extractionDefinition();
+    const textractTasks = ['StartOcr', 'GetOcrStatus', 'CollectBlocks'];
+    for (const [name, state] of Object.entries(States).filter(([, s]) => s.Type === 'Task')) {
+      const retriers = state.Retry as { ErrorEquals: string[]; MaxAttempts: number; IntervalSeconds: number; BackoffRate: number }[];
+      const throttle = retriers.find((r) => r.ErrorEquals.includes('ThrottlingException'));
+      if (!textractTasks.includes(name)) {
+        expect(throttle, name).toBeUndefined();
+        continue;
+      }
+      expect(throttle!.ErrorEquals, name).toEqual([...TEXTRACT_THROTTLE_ERRORS]);
+      expect(throttle!.ErrorEquals).toContain('LimitExceededException');
+      expect(throttle!.MaxAttempts, name).toBeGreaterThanOrEqual(5);
+      expect(throttle!.BackoffRate, name).toBeGreaterThan(1);
+      // The retrier comes before the catch-all, so a throttled call is retried, not recorded as internal_error.
+      expect(state.Catch).toEqual([expect.objectContaining({ ErrorEquals: ['States.ALL'] })]);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Vitest reporter that ends the run with one plain line, `N passed, N failed` (CI reads it). A test file
- * that fails to load, and an unhandled error, each count as one failure.
+ * that fails to load, and an unhandled error, each count as one failure. Before it, the ten slowest files (their
+ * tests and hooks, seconds), to keep the suite within its 10-minute budget.
  */
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -20,7 +21,12 @@ export default class SummaryReporter implements Reporter {
       }
       if (count === 0 && mod.state() === 'failed') failed++;
     }
-    // Printed after vitest's own summary, so it is the run's last line.
-    setImmediate(() => process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`));
+    const slowest = [...testModules]
+      .map((m) => ({ file: m.relativeModuleId, seconds: m.diagnostic().duration / 1000 }))
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, 10)
+      .map((m) => `  ${m.seconds.toFixed(1).padStart(6)} s  ${m.file}`);
+    // Printed after vitest's own summary, so the count is the run's last line.
+    setImmediate(() => process.stdout.write(`\nslowest files:\n${slowest.join('\n')}\n\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`));
   }
 }

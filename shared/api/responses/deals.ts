@@ -100,15 +100,62 @@ export const TransactionContact = resource(
   }),
 );
 
+export const Reminder = resource(
+  'Reminder',
+  'A deadline reminder email: `daysBeforeReminder` days before `deadlineDate` at `reminderTimeOfDay` in `timezone` (the organization\'s). With a `deadlineType` it follows that key date. `pending` → `sending` → `sent` | `failed`; `expired` when its key date moved so that its time had passed.',
+  z.object({
+    id: id(),
+    transactionId: id(),
+    status: z.enum(['pending', 'sending', 'sent', 'failed', 'expired']),
+    deadlineType: nullableString(),
+    deadlineDate: day(),
+    daysBeforeReminder: z.int(),
+    reminderTimeOfDay: z.string(),
+    timezone: z.string(),
+    /** Wall-clock send time in `timezone`. */
+    scheduledLocal: z.string(),
+    sendAt: timestamp(),
+    emailTemplateId: id(),
+    recipientRoles: z.array(z.string()),
+    recipientEmails: z.array(z.string()),
+    note: nullableString(),
+    milestoneId: nullableString(),
+    generation: z.int(),
+    createdBy: nullableString(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+    sentAt: z.nullable(timestamp()),
+    sentMessageId: nullableString(),
+    error: nullableString(),
+  }),
+);
+
+export const StatusSummary = resource(
+  'StatusSummary',
+  'A status summary of a deal for one audience; saving again for the same audience (case-insensitively) replaces it.',
+  z.object({
+    transactionId: id(),
+    audience: z.string(),
+    subject: nullableString(),
+    bodyMarkdown: nullableString(),
+    keyPointBullets: z.array(z.string()),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+    updatedBy: nullableString(),
+  }),
+);
+
 export const Deal = resource(
   'Deal',
-  'A transaction with its key dates (by date), tasks (by due date), recent activity and linked contacts.',
+  'A transaction with its key dates (by date), tasks (by due date), recent activity, linked contacts, reminders (by send time) and status summaries (one per audience, latest first).',
   z.object({
     ...Transaction.def.shape,
     keyDates: z.array(KeyDate),
     tasks: z.array(Task),
     recentActivity: z.array(Activity),
     contacts: z.array(TransactionContact),
+    reminders: z.array(Reminder),
+    statusSummaries: z.array(StatusSummary),
   }),
 );
 

@@ -25,6 +25,7 @@ export const Message = resource(
       'client_update_email',
       'document_request_email',
       'scheduled_email',
+      'reminder_email',
       'sms',
       'document_share_sms',
       'reply',
