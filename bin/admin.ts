@@ -10,6 +10,12 @@
  *   mail-account add  --org ORG_ID --user USER_ID --kind ses|smtp --from ADDRESS [--name NAME] [--default]
  *                     [--smtp-host HOST --smtp-port 587 --smtp-user USER --secret tcs/mail/…]
  *   mail-account list --org ORG_ID [--user USER_ID]
+ *   partner create --name NAME
+ *   partner key-create --partner PARTNER_ID --name NAME [--permissions read,actions]   (the rsk_ value is shown once)
+ *   partner key-revoke --partner PARTNER_ID --key-id KEY_ID
+ *   partner key-usage --partner PARTNER_ID --key-id KEY_ID --usage-key VALUE   (the partner stage's API Gateway API key
+ *                     in its usage plan, which the stage's authorizer returns as usageIdentifierKey)
+ *   oauth disconnect --user USER_ID --client CLIENT_ID   (revokes every token of that user and application)
  *
  * Output is JSON on stdout; errors go to stderr with exit code 1 (usage) or 2 (not found).
  */
@@ -25,7 +31,12 @@ const USAGE = `usage:
   npm run admin -- key list --org ORG_ID
   npm run admin -- mail-account add --org ORG_ID --user USER_ID --kind ses|smtp --from ADDRESS [--name NAME] [--default]
                    [--smtp-host HOST --smtp-port 587 --smtp-user USER --secret tcs/mail/NAME]
-  npm run admin -- mail-account list --org ORG_ID [--user USER_ID]`;
+  npm run admin -- mail-account list --org ORG_ID [--user USER_ID]
+  npm run admin -- partner create --name NAME
+  npm run admin -- partner key-create --partner PARTNER_ID --name NAME [--permissions read,actions]
+  npm run admin -- partner key-revoke --partner PARTNER_ID --key-id KEY_ID
+  npm run admin -- partner key-usage --partner PARTNER_ID --key-id KEY_ID --usage-key VALUE
+  npm run admin -- oauth disconnect --user USER_ID --client CLIENT_ID`;
 
 const SCOPES: Scope[] = ['read', 'draft', 'actions'];
 
@@ -57,6 +68,10 @@ async function run(argv: string[]): Promise<unknown> {
       scopes: { type: 'string' },
       user: { type: 'string' },
       'key-id': { type: 'string' },
+      partner: { type: 'string' },
+      permissions: { type: 'string' },
+      client: { type: 'string' },
+      'usage-key': { type: 'string' },
       ...MAIL_ACCOUNT_OPTIONS,
     },
   });
@@ -93,6 +108,34 @@ async function run(argv: string[]): Promise<unknown> {
     if (verb === 'list') {
       return (await keys.listApiKeys(orgId)).map(({ keyId, name, scopes, displayPrefix, createdAt, revokedAt, userId }) => ({ keyId, name, scopes, displayPrefix, userId, createdAt, revokedAt: revokedAt ?? null }));
     }
+  }
+  if (noun === 'partner') {
+    const partners = await import('#db/partners');
+    if (verb === 'create') return partners.createPartner(need('name'));
+    const partnerId = need('partner');
+    if (!(await partners.getPartner(partnerId))) throw Object.assign(new Error(`partner ${partnerId} not found`), { exitCode: 2 });
+    if (verb === 'key-create') {
+      const permissions = (values.permissions ?? 'read,actions').split(',').map((s) => s.trim()).filter(Boolean);
+      const bad = permissions.filter((p) => !partners.PARTNER_PERMISSIONS.includes(p as Scope));
+      if (bad.length || !permissions.length) throw new UsageError(`--permissions must be a comma list of ${partners.PARTNER_PERMISSIONS.join(', ')}`);
+      const created = await partners.createPartnerKey(partnerId, need('name'), permissions as Scope[]);
+      if (values['usage-key']) await partners.setPartnerUsageKey(partnerId, created.keyId, values['usage-key']);
+      return { keyId: created.keyId, key: created.value, permissions, note: 'Copy the key now: only its hash is stored and it cannot be shown again.' };
+    }
+    if (verb === 'key-usage') {
+      const keyId = need('key-id');
+      if (!(await partners.setPartnerUsageKey(partnerId, keyId, need('usage-key')))) throw Object.assign(new Error(`key ${keyId} not found`), { exitCode: 2 });
+      return { keyId, usageKey: 'set' };
+    }
+    if (verb === 'key-revoke') {
+      const keyId = need('key-id');
+      if (!(await keys.revokeApiKey(partnerId, keyId))) throw Object.assign(new Error(`key ${keyId} not found`), { exitCode: 2 });
+      return { keyId, revoked: true };
+    }
+  }
+  if (noun === 'oauth' && verb === 'disconnect') {
+    const { revokeUserClient } = await import('#use-cases/oauth');
+    return { revokedGrants: await revokeUserClient(need('user'), need('client'), new Date()) };
   }
   if (noun === 'mail-account') {
     const orgId = need('org');

@@ -16,6 +16,8 @@ const DATA_DIR = path.resolve(process.env.DATA_DIR ?? '.data');
 const PORT = Number(process.env.PORT ?? 3000);
 const SMTP_PORT = Number(process.env.SMTP_PORT ?? 2525);
 const TABLE = process.env.TABLE_NAME ?? 'tcs-local';
+// The OAuth signing key outlives a restart, so issued tokens keep working (shared/ports/token-signer/local.ts).
+process.env.OAUTH_LOCAL_KEY_FILE ??= path.join(DATA_DIR, 'oauth-signing-key.json');
 const CREDENTIALS = path.join(DATA_DIR, 'local-credentials.json');
 
 async function main() {

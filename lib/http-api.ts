@@ -177,12 +177,26 @@ export class ServiceHttpApi extends Construct {
 
     // Public routes live outside the API's construct subtree, so the acknowledgment above does not cover them and
     // each carries its own reason.
+    const seen = new Map<string, number>();
+    // One integration (and one Lambda permission) per worker, shared by its routes.
+    const workerIntegrations = new Map<string, HttpLambdaIntegration>();
+    const integrationOfWorker = (worker: PublicRoute['worker']) => {
+      let integration = workerIntegrations.get(worker);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`Public${pascal(worker)}Integration`, props.publicFunctionOf!(worker), { scopePermissionToRoute: false });
+        workerIntegrations.set(worker, integration);
+      }
+      return integration;
+    };
     for (const pub of props.publicRoutes ?? []) {
       if (!props.publicFunctionOf) throw new Error('publicRoutes needs publicFunctionOf');
-      const route = new apigwv2.HttpRoute(this, `PublicRoute${pascal(pub.worker)}${pub.page ?? ''}${pub.method}`, {
+      // The first route of a worker and method keeps its original ids; further ones add their path.
+      const suffix = (seen.get(`${pub.worker} ${pub.method}`) ?? 0) === 0 ? '' : pathId(pub.path);
+      seen.set(`${pub.worker} ${pub.method}`, (seen.get(`${pub.worker} ${pub.method}`) ?? 0) + 1);
+      const route = new apigwv2.HttpRoute(this, `PublicRoute${pascal(pub.worker)}${pub.method}${suffix}`, {
         httpApi: this.api,
         routeKey: apigwv2.HttpRouteKey.with(pub.path, apigwv2.HttpMethod[pub.method]),
-        integration: new HttpLambdaIntegration(`Public${pascal(pub.worker)}${pub.page ?? ''}${pub.method}Integration`, props.publicFunctionOf(pub.worker)),
+        integration: integrationOfWorker(pub.worker),
       });
       Validations.of(route).acknowledge({
         id: 'AwsSolutions-APIG4',
@@ -191,6 +205,9 @@ export class ServiceHttpApi extends Construct {
     }
   }
 }
+
+/** `/.well-known/oauth-protected-resource/mcp` → `WellKnownOauthProtectedResourceMcp` (construct ids). */
+const pathId = (p: string): string => pascal(p.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase());
 
 /** `key-dates` → `KeyDates` (construct ids). */
 export const pascal = (s: string): string =>

@@ -12,7 +12,7 @@ export interface PublicRoute {
   /** Which page of the worker, in construct ids (`IntakeForm`); none for the worker's first route, the shared link. */
   page?: string;
   /** The folder under functions/ whose handler serves it. */
-  worker: 'public-links';
+  worker: 'public-links' | 'oauth';
   /** Why it needs no credentials and what authorizes a request instead (the cdk-nag APIG4 acknowledgment's reason). */
   unauthenticatedBecause: string;
 }
@@ -56,4 +56,23 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
       'stored only as its SHA-256, expiring with the recipient) is the authorization; an unknown, expired or revoked recipient gets the ' +
       'same 404, and a live one the package page (a POST records an acknowledgement or answers a 5-minute download URL).',
   })),
+  ...oauthRoutes(),
 ];
+
+/** The OAuth 2.1 authorization server's routes (functions/oauth/handler.ts): a client has no token before it gets one. */
+function oauthRoutes(): PublicRoute[] {
+  const metadata = 'Discovery metadata and the public signing key are public by definition (RFC 8414, RFC 9728, RFC 7517); they hold no secret.';
+  const route = (method: HttpMethod, path: string, why: string): PublicRoute => ({ method, path, worker: 'oauth', unauthenticatedBecause: why });
+  return [
+    route('GET', '/.well-known/oauth-authorization-server', metadata),
+    route('GET', '/.well-known/oauth-protected-resource', metadata),
+    route('GET', '/.well-known/oauth-protected-resource/api/v1', metadata),
+    route('GET', '/.well-known/oauth-protected-resource/mcp', metadata),
+    route('GET', '/.well-known/jwks.json', metadata),
+    route('POST', '/oauth/register', 'RFC 7591 dynamic registration of public clients is open by design (spec "OAuth 2.1 flow"); a registration grants nothing until a user signs in and consents.'),
+    route('GET', '/oauth/authorize', 'The sign-in page a user opens before any credential exists; the user then proves their email with a one-time code.'),
+    route('POST', '/oauth/authorize', 'The sign-in and consent steps: authorized by the unguessable login-session id (256 bits, 15 minutes, single use) and the mailed one-time code.'),
+    route('POST', '/oauth/token', 'Public clients authenticate with the authorization code and its PKCE verifier, or with a rotating refresh token (OAuth 2.1 §2.4); no client secret exists.'),
+    route('POST', '/oauth/revoke', 'RFC 7009 revocation: presenting the token to revoke is the authorization.'),
+  ];
+}

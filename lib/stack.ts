@@ -29,6 +29,8 @@ import { writeGroupEntries } from './group-entries.ts';
 import type { ModuleOperation } from './registry.ts';
 import { WebhookPipeline, type WebhookPipelineProps } from './webhook-pipeline.ts';
 import { ReferenceSite } from './reference-site.ts';
+import { OAuthServer } from './oauth-server.ts';
+import { PartnerApi } from './partner-api.ts';
 import { WorkspaceLifecycle, type LifecycleWorker } from './workspace-lifecycle.ts';
 
 /** Repository root (the directory holding `functions/`), resolved from this file so cwd does not matter. */
@@ -73,6 +75,10 @@ export class TransactionCoordinationStack extends Stack {
   readonly table: ServiceTable;
   /** One function per API group that has operations. */
   readonly functions: ReadonlyMap<LambdaGroup, ServiceFunction>;
+  /** The OAuth 2.1 authorization server: signing key (KMS) and its function. */
+  readonly oauth: OAuthServer;
+  /** The partner tier's REST API stage with its usage plan and authorizer (a nested stack); absent without partner operations. */
+  readonly partnerApi?: PartnerApi;
   /** HTTP API with one route per operation plus `$default`. */
   readonly httpApi: ServiceHttpApi;
   /** Outbox stream → fan-out → delivery queue → delivery worker. Its functions are not API groups. */
@@ -136,6 +142,9 @@ export class TransactionCoordinationStack extends Stack {
       settings: messagingSettings,
     });
 
+    this.oauth = new OAuthServer(this, 'OAuth', { table: this.table.table, entry: path.join(PROJECT_ROOT, 'functions', 'oauth', 'handler.ts') });
+    const publicFunctionOf = (worker: (typeof PUBLIC_ROUTES)[number]['worker']) => (worker === 'oauth' ? this.oauth.fn : this.messaging.workers[worker]);
+
     this.httpApi = new ServiceHttpApi(this, 'Http', {
       operations: ops,
       functionOf: (group) => {
@@ -144,10 +153,21 @@ export class TransactionCoordinationStack extends Stack {
         return fn.fn;
       },
       publicRoutes: PUBLIC_ROUTES,
-      publicFunctionOf: (worker) => this.messaging.workers[worker].fn,
+      publicFunctionOf: (worker) => publicFunctionOf(worker).fn,
       ...props.edge,
     });
     new ReferenceSite(this, 'Reference', { httpApi: this.httpApi.api, operations: ops });
+    const partnerFn = functions.get('partner');
+    if (partnerFn) {
+      this.partnerApi = new PartnerApi(this, 'PartnerTier', {
+        partnerFunction: partnerFn.fn,
+        operations: ops.filter((op) => op.group === 'partner'),
+        table: this.table.table,
+        authorizerEntry: path.join(PROJECT_ROOT, 'functions', 'partner-authorizer', 'handler.ts'),
+      });
+      new CfnOutput(this, 'PartnerApiUrl', { value: this.partnerApi.api.url, description: 'Partner stage (REST API, usage plan): <url>api/v1/orgs' });
+      new CfnOutput(this, 'PartnerUsagePlanId', { value: this.partnerApi.usagePlan.usagePlanId, description: "Usage plan that partner keys' API keys join (npm run admin -- partner key-usage)" });
+    }
     const publicBaseUrl = messagingSettings.publicBaseUrl ?? this.httpApi.api.apiEndpoint;
 
     // Before the capability grants: its workers become schedule targets, whose ARNs `schedules:manage` passes on.
@@ -167,14 +187,20 @@ export class TransactionCoordinationStack extends Stack {
       if (uses.has('documents:read') || uses.has('documents:write')) this.extraction.grantDocuments(fn, { read: uses.has('documents:read'), write: uses.has('documents:write') });
       if (uses.has('extraction:start')) this.extraction.grantStartExtraction(fn);
       this.messaging.grantCapabilities(fn, uses, publicBaseUrl);
+      // Any operation accepts an OAuth access token: every API function verifies them, with one issuer.
+      this.oauth.grantVerify(fn);
+      fn.fn.addEnvironment('OAUTH_ISSUER', publicBaseUrl);
     }
+    // The sign-in page mails one-time codes.
+    this.messaging.grantCapabilities(this.oauth.fn, new Set<Capability>(['mail:send']), publicBaseUrl);
+    this.oauth.fn.fn.addEnvironment('OAUTH_ISSUER', publicBaseUrl);
 
     const apiAlarms = (this.apiAlarms = new ApiAlarms(this, 'ApiAlarms', {
       api: this.httpApi.api,
       accessLogs: this.httpApi.accessLogs,
       functions: [
         ...[...functions].map(([group, f]) => ({ label: group, fn: f.fn })),
-        ...[...new Set(PUBLIC_ROUTES.map((r) => r.worker))].map((worker) => ({ label: worker, fn: this.messaging.workers[worker].fn })),
+        ...[...new Set(PUBLIC_ROUTES.map((r) => r.worker))].map((worker) => ({ label: worker, fn: publicFunctionOf(worker).fn })),
       ],
     }));
     const tableAlarms = (this.tableAlarms = new TableAlarms(this, 'TableAlarms', { table: this.table.table }));

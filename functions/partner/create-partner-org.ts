@@ -1,13 +1,18 @@
-/** `POST /api/v1/orgs`: provisions an organization with its owner. */
+/** `POST /api/v1/orgs`: provisions an organization with its owner, who is invited by email. */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
+import { dataOf } from '#api/responses/common';
+import { PartnerOrg } from '#api/responses/partner';
+import { provisionOrg } from '#use-cases/partner-orgs';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'createPartnerOrg',
   method: 'POST',
   path: '/api/v1/orgs',
   access: 'partner',
   summary: 'Provisions an organization with its owner.',
+  designedHere: true,
+  uses: ['mail:send'],
   schemas: () => ({
     body: z.object({
       name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
@@ -18,5 +23,7 @@ export default plannedOperation({
       }),
     }),
   }),
-  planned: 'issue #10 (partner tier)',
+  response: () => dataOf(PartnerOrg),
+  example: { body: { name: 'Lone Star Closings', owner: { email: 'owner@lonestar.example', firstName: 'Ava', lastName: 'Nguyen' } } },
+  handler: async ({ body }, { principal }) => ({ body: { data: await provisionOrg(principal.orgId, body) } }),
 });

@@ -1,14 +1,19 @@
-/** `POST /api/v1/orgs/{orgId}/users`: invites a user to a seat of the organization. */
+/** `POST /api/v1/orgs/{orgId}/users`: invites a user to a seat of the organization (emailed). */
 import * as z from '#api/zod';
-import { plannedOperation } from '#api/operation';
+import { defineOperation } from '#api/operation';
+import { dataOf } from '#api/responses/common';
+import { PartnerOrgMember } from '#api/responses/partner';
 import { orgPath } from '#api/schemas/partner';
+import { inviteSeat, ownedOrg } from '#use-cases/partner-orgs';
 
-export default plannedOperation({
+export default defineOperation({
   operationId: 'invitePartnerOrgUser',
   method: 'POST',
   path: '/api/v1/orgs/{orgId}/users',
   access: 'partner',
   summary: 'Invites a user to a seat of the organization.',
+  designedHere: true,
+  uses: ['mail:send'],
   schemas: () => ({
     path: orgPath(),
     body: z.object({
@@ -18,5 +23,7 @@ export default plannedOperation({
       role: z.nullable(z.string().check(z.trim(), z.maxLength(50))),
     }),
   }),
-  planned: 'issue #10 (partner tier)',
+  response: () => dataOf(PartnerOrgMember),
+  example: { body: { email: 'agent@lonestar.example', firstName: 'Ravi', lastName: 'Shah', role: 'agent' } },
+  handler: async ({ path, body }, { principal }) => ({ body: { data: await inviteSeat(await ownedOrg(principal.orgId, path.orgId), body) } }),
 });

@@ -24,6 +24,8 @@ export function toApiEvent(
   // Prototype-less maps: a header or query key such as `constructor` or `__proto__` is an ordinary key.
   const headers = dict<string>();
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
+  // API Gateway sets the scheme the client used; the local server speaks plain HTTP.
+  headers['x-forwarded-proto'] = 'http';
   const query = dict<string>();
   // Repeated keys are joined with commas, as API Gateway's payload 2.0 does.
   url.searchParams.forEach((v, k) => (query[k] = Object.hasOwn(query, k) ? `${query[k]},${v}` : v));

@@ -28,10 +28,14 @@ export interface McpEndpointOptions {
   version: string;
 }
 
-const unauthorized = (message: string) =>
+/**
+ * 401 with the RFC 9728 challenge: `resource_metadata` names this endpoint's protected-resource metadata, from which
+ * an MCP client finds the authorization server (MCP authorization, 2025-06-18).
+ */
+const unauthorized = (message: string, origin: string) =>
   new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }), {
     status: 401,
-    headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="api/v1"' },
+    headers: { 'content-type': 'application/json', 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource${MCP_PATH}"` },
   });
 
 function buildServer(opts: McpEndpointOptions, tools: Map<string, { op: RegisteredOperation; tool: ToolDefinition }>, bearer: string): Server {
@@ -75,7 +79,7 @@ export function mcpHandler(opts: McpEndpointOptions): (req: Request) => Promise<
   const tools = new Map(toolOperations(opts.ops).map((op) => [op.operationId, { op, tool: toolOf(op) }]));
   return async (req) => {
     const bearer = bearerOf({ authorization: req.headers.get('authorization') ?? undefined });
-    if (!bearer) return unauthorized('Missing bearer credential: send the organization API key as Authorization: Bearer mcp_at_...');
+    if (!bearer) return unauthorized('Missing bearer credential: send an organization API key (mcp_at_...) or an OAuth access token as Authorization: Bearer ...', new URL(req.url).origin);
     const server = buildServer(opts, tools, bearer);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

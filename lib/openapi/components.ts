@@ -85,7 +85,7 @@ export function sharedComponents(): Record<string, Record<string, unknown>> {
       },
       oauth2: {
         type: 'oauth2',
-        description: 'OAuth 2.1 access token (JWT, organization from its `org_id` claim), same operations and scopes as an organization key. Authorization code with PKCE (S256) only; public clients (no secret); discovery at `/.well-known/oauth-authorization-server`. Accepted from issue 10 on.',
+        description: 'OAuth 2.1 access token (JWT, organization from its `org_id` claim), same operations and scopes as an organization key. Authorization code with PKCE (S256) only; public clients (no secret); discovery at `/.well-known/oauth-authorization-server`. Refresh tokens rotate on every use; a reused one revokes every token of that user and client.',
         flows: {
           authorizationCode: {
             authorizationUrl: '/oauth/authorize',

@@ -27,8 +27,9 @@ export type Bucket = keyof typeof RATE_LIMITS;
 
 export interface ApiKeyItem {
   PK: string;
-  SK: 'APIKEY';
-  entity: 'ApiKey';
+  /** `APIKEY` for a key; `GRANT` for an OAuth grant, which carries the same counters (shared/db/oauth.ts). */
+  SK: 'APIKEY' | 'GRANT';
+  entity: 'ApiKey' | 'OAuthGrant';
   kind: 'org' | 'partner';
   keyId: string;
   orgId: string;
@@ -45,18 +46,27 @@ export interface ApiKeyItem {
   rlR?: number;
   rlW?: number;
   rlErr?: number;
+  /** An OAuth grant's client. */
+  clientId?: string;
   [counter: `op_${string}`]: number;
 }
 
 /** The authenticated caller as the handlers see it. */
 export interface Principal {
   kind: 'org' | 'partner';
+  /** `key` for an `mcp_at_`/`rsk_` key; `oauth` for an OAuth access token (then `keyId` is its grant's id). */
+  credential: 'key' | 'oauth';
+  /** For a partner key, the partner's id (`orgId` holds the same value); for an organization credential, the organization. */
   orgId: string;
   keyId: string;
   userId: string;
   scopes: Scope[];
-  /** Partition key of the key item (its hash; never the key's value). */
+  /** Partition key of the key item (its hash; never the key's value) or of the OAuth grant item. */
   keyPk: string;
+  /** Sort key of that item (`APIKEY` or `GRANT`). */
+  keySk: 'APIKEY' | 'GRANT';
+  /** The OAuth client of a token credential. */
+  clientId?: string;
   /**
    * The purge's due time (ISO) while the workspace is scheduled for deletion (frozen), else undefined. Read from
    * the key item the authentication `UpdateItem` returns anyway, so the freeze check costs no extra call.
@@ -189,8 +199,17 @@ const counterOf = (bucket: Bucket) => (bucket === 'read' ? 'rlR' : 'rlW');
  * @throws KeyRejected unknown or revoked key; KeyRateLimited when the bucket is exhausted
  */
 export async function authenticateAndCount(value: string, bucket: Bucket, operationId: string, now = Date.now()): Promise<Principal> {
+  return countOnCredential({ PK: apiKeyPk(hashKey(value)), SK: 'APIKEY' }, bucket, operationId, now);
+}
+
+/**
+ * As {@link authenticateAndCount}, on any credential item carrying the key fields and counters (an API key, or the
+ * OAuth grant an access token belongs to: a revoked grant is refused by the same condition, so the token dies with it).
+ * @param key the item's `{ PK, SK }`
+ * @throws KeyRejected absent or revoked; KeyRateLimited when the bucket is exhausted
+ */
+export async function countOnCredential(key: { PK: string; SK: 'APIKEY' | 'GRANT' }, bucket: Bucket, operationId: string, now = Date.now()): Promise<Principal> {
   const minute = Math.floor(now / 60_000);
-  const key = { PK: apiKeyPk(hashKey(value)), SK: 'APIKEY' };
   for (let attempt = 0; attempt < 3; attempt++) {
     let old: ApiKeyItem | undefined;
     try {
@@ -234,7 +253,7 @@ async function rollWindow(old: ApiKeyItem, minute: number, bucket: Bucket, opera
     {
       Update: {
         TableName: tableName(),
-        Key: { PK: old.PK, SK: 'APIKEY' },
+        Key: { PK: old.PK, SK: old.SK },
         UpdateExpression: `SET rlWin = :win, rlR = :r, rlW = :w, rlErr = :zero, #op = :one${removals.length ? ` REMOVE ${removals.join(', ')}` : ''}`,
         ConditionExpression: 'attribute_not_exists(revokedAt) AND (attribute_not_exists(rlWin) OR rlWin = :oldWin)',
         ExpressionAttributeNames: names,
@@ -262,7 +281,7 @@ export async function countError(principal: Principal): Promise<void> {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: { PK: principal.keyPk, SK: 'APIKEY' },
+        Key: { PK: principal.keyPk, SK: principal.keySk },
         UpdateExpression: 'ADD rlErr :one',
         ConditionExpression: 'rlWin = :win',
         ExpressionAttributeValues: { ':one': 1, ':win': principal.window.minute },
@@ -278,11 +297,14 @@ function toPrincipal(item: ApiKeyItem): Principal {
   for (const [k, v] of Object.entries(item)) if (k.startsWith('op_')) ops[k.slice(3)] = Number(v);
   const p: Principal = {
     kind: item.kind,
+    credential: item.SK === 'GRANT' ? 'oauth' : 'key',
     orgId: item.orgId,
     keyId: item.keyId,
     userId: item.userId,
     scopes: item.scopes,
     keyPk: item.PK,
+    keySk: item.SK,
+    ...(item.SK === 'GRANT' && item.clientId ? { clientId: item.clientId as string } : {}),
     ...(item.frozenUntil ? { frozenUntil: item.frozenUntil } : {}),
     window: { minute: item.rlWin ?? 0, reads: item.rlR ?? 0, writes: item.rlW ?? 0, errors: item.rlErr ?? 0, ops },
   };

@@ -4,9 +4,9 @@
  * vocabulary and three starter keys (read / draft / actions) in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
-import { orgPk } from '#db/keys';
+import { gsi1, gsi2, orgPk } from '#db/keys';
 import { apiKeyItem, newKeyValue } from '#db/api-keys';
 import { statusVocabularyItem } from '#db/statuses';
 import { transactWrite } from '#db/transact';
@@ -38,13 +38,21 @@ export const STARTER_KEYS: Record<'read' | 'draft' | 'actions', Scope[]> = {
 /** The organization item's key (`PK = ORG#<orgId>`, `SK = ORG`). */
 export const orgItemKey = (orgId: string) => ({ PK: orgPk(orgId), SK: 'ORG' });
 
-const userItem = (orgId: string, u: OrgUser) => ({ PK: orgPk(orgId), SK: `USER#${u.userId}`, entity: 'User', orgId, ...u });
+/** A member item; GSI2 finds a person's memberships by email (OAuth sign-in). */
+const userItem = (orgId: string, u: OrgUser) => ({ PK: orgPk(orgId), SK: `USER#${u.userId}`, GSI2PK: gsi2.userByEmail(u.email), GSI2SK: orgPk(orgId), entity: 'User', orgId, ...u });
 
 /**
  * Creates an organization with its owner, default statuses and starter keys.
  * @returns the ids and the one-time key values `{ orgId, ownerUserId, keys: { read, draft, actions } }`
  */
-export async function createOrganization(input: { name: string; ownerEmail: string; ownerFirstName?: string; ownerLastName?: string }) {
+export async function createOrganization(input: {
+  name: string;
+  ownerEmail: string;
+  ownerFirstName?: string;
+  ownerLastName?: string;
+  /** Provisioned by this partner (shared/db/partners.ts): the item is marked and listed under it; no starter keys. */
+  partnerId?: string;
+}) {
   const orgId = randomUUID();
   const owner: OrgUser = {
     userId: randomUUID(),
@@ -56,11 +64,13 @@ export async function createOrganization(input: { name: string; ownerEmail: stri
   };
   const org: Organization = { orgId, name: input.name, ownerUserId: owner.userId, createdAt: owner.createdAt };
   const keys = { read: newKeyValue('org'), draft: newKeyValue('org'), actions: newKeyValue('org') };
+  // A partner's organization: its GSI1 entry lists it under the partner. Its members mint their own keys.
+  const partner = input.partnerId ? { partnerId: input.partnerId, plan: 'standard', GSI1PK: gsi1.partnerOrgs(input.partnerId), GSI1SK: `${org.createdAt}#${orgId}` } : {};
   await transactWrite([
-    { Put: { TableName: tableName(), Item: { ...orgItemKey(orgId), entity: 'Organization', ...org }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { TableName: tableName(), Item: { ...orgItemKey(orgId), entity: 'Organization', ...org, ...partner }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { TableName: tableName(), Item: userItem(orgId, owner) } },
     { Put: { TableName: tableName(), Item: statusVocabularyItem(orgId) } },
-    ...(Object.keys(keys) as (keyof typeof keys)[]).map((name) => ({
+    ...(input.partnerId ? [] : (Object.keys(keys) as (keyof typeof keys)[])).map((name) => ({
       Put: {
         TableName: tableName(),
         Item: apiKeyItem({ orgId, userId: owner.userId, name: `starter ${name} key`, scopes: STARTER_KEYS[name], kind: 'org', keyId: randomUUID(), value: keys[name] }),
@@ -68,7 +78,7 @@ export async function createOrganization(input: { name: string; ownerEmail: stri
       },
     })),
   ]);
-  return { orgId, ownerUserId: owner.userId, keys };
+  return { orgId, ownerUserId: owner.userId, owner, createdAt: org.createdAt, keys };
 }
 
 /** Adds a member (used by seeding and the operator CLI). */
@@ -94,10 +104,27 @@ export async function getUser(orgId: string, userId: string): Promise<OrgUser | 
   return { userId, email, firstName: firstName ?? null, lastName: lastName ?? null, role, createdAt };
 }
 
-/** True when `userId` is a member of the organization (one `GetItem`, key only). */
-export async function isMember(orgId: string, userId: string): Promise<boolean> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: `USER#${userId}` }, ProjectionExpression: 'userId' }));
+/**
+ * True when `userId` is a member of the organization (one `GetItem`, key only).
+ * @param consistent strongly consistent read (OAuth: a removed member is refused at once)
+ */
+export async function isMember(orgId: string, userId: string, consistent = false): Promise<boolean> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: `USER#${userId}` }, ProjectionExpression: 'userId', ConsistentRead: consistent }));
   return out.Item !== undefined;
+}
+
+/** Memberships of `email` in every organization: `{ orgId, user }` (GSI2, eventually consistent). */
+export async function membershipsByEmail(email: string): Promise<{ orgId: string; user: OrgUser }[]> {
+  const out = await db().send(
+    new QueryCommand({ TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': gsi2.userByEmail(email) } }),
+  );
+  return (out.Items ?? []).map((i) => ({ orgId: i.orgId as string, user: { userId: i.userId, email: i.email, firstName: i.firstName ?? null, lastName: i.lastName ?? null, role: i.role, createdAt: i.createdAt } }));
+}
+
+/** Removes a member (their OAuth tokens then get 401: membership is re-read on every call). @returns false when absent */
+export async function removeUser(orgId: string, userId: string): Promise<boolean> {
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: `USER#${userId}` }, ReturnValues: 'ALL_OLD' }));
+  return out.Attributes !== undefined;
 }
 
 /** The organization's members. */

@@ -1,7 +1,7 @@
 /**
  * Builds one resource group's Lambda handler: the named middleware chain (outermost first) of ARCHITECTURE.md
  * "Request pipeline", then the operation's own handler. A planned operation answers 501 `not_implemented`.
- * The chain opens with the Powertools middlewares (trace, Lambda context on every log line, metrics flush) and
+ * A REST API (payload 1.0) event, from the partner stage, is first rewritten to 2.0. The chain then opens with the Powertools middlewares (trace, Lambda context on every log line, metrics flush) and
  * the access log, so they see every request's outcome; no middleware returns early, so every `after` runs.
  */
 import middy from '@middy/core';
@@ -17,6 +17,7 @@ import { validateInput } from '#http/middleware/validate-input';
 import { idempotency } from '#http/middleware/idempotency';
 import { accessLog } from '#http/middleware/access-log';
 import { observability } from '#observability/powertools';
+import { restPayloadV1 } from '#http/middleware/rest-payload-v1';
 
 export type GroupHandler = middy.MiddyfiedHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>;
 
@@ -32,6 +33,7 @@ export interface GroupHandlerOptions {
  */
 export function groupHandler(group: LambdaGroup, ops: readonly RegisteredOperation[], options: GroupHandlerOptions = {}): GroupHandler {
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    .use(restPayloadV1())
     .use(observability())
     .use(accessLog())
     .use(errorEnvelope())

@@ -13,3 +13,16 @@ export function publicBaseUrl(requestDomain: string): string {
   const configured = process.env.PUBLIC_BASE_URL;
   return (configured || `https://${requestDomain}`).replace(/\/+$/, '');
 }
+
+/**
+ * The origin a request came in on, which is also the OAuth issuer and the resource identifier of its tokens:
+ * `OAUTH_ISSUER` when set (the stack gives every API function and the authorization server the same), else
+ * `PUBLIC_BASE_URL`, else the request's scheme (`x-forwarded-proto`, which API Gateway sets; https when absent) and
+ * domain.
+ */
+export function requestOrigin(event: { headers?: Record<string, string | undefined>; requestContext: { domainName: string } }): string {
+  const configured = process.env.OAUTH_ISSUER || process.env.PUBLIC_BASE_URL;
+  if (configured) return configured.replace(/\/+$/, '');
+  const proto = event.headers?.['x-forwarded-proto'] === 'http' ? 'http' : 'https';
+  return `${proto}://${event.requestContext.domainName}`;
+}

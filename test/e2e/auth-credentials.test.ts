@@ -106,7 +106,7 @@ describe('401 unauthorized: unknown, revoked and unsupported credentials', () =>
 describe('401 unauthorized: wrong credential type', () => {
   let partnerKey: string;
   beforeAll(async () => {
-    ({ value: partnerKey } = await createApiKey({ orgId: org.orgId, userId: org.ownerUserId, name: 'partner', scopes: [], kind: 'partner' }));
+    ({ value: partnerKey } = await createApiKey({ orgId: org.orgId, userId: org.ownerUserId, name: 'partner', scopes: ['read'], kind: 'partner' }));
   });
 
   it('a real rsk_ partner key on a non-partner route → 401', async () => {
@@ -130,15 +130,17 @@ describe('401 unauthorized: wrong credential type', () => {
     expectError(await t.call('GET', '/api/v1/orgs', { key: 'eyJhbGciOiJIUzI1NiJ9.e30.x' }), 401, 'unauthorized');
   });
 
-  it('the partner key passes authentication on the partner route (planned → 501, not 401)', async () => {
+  it('the partner key passes authentication on the partner route; without the permission it is 403, not 401', async () => {
     const r = await t.call('GET', '/api/v1/orgs', { key: partnerKey });
-    expect(r.status).toBe(501);
-    expect(r.body.error.code).toBe('not_implemented');
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([]);
+    const { value: noPermissions } = await createApiKey({ orgId: org.orgId, userId: org.ownerUserId, name: 'partner0', scopes: [], kind: 'partner' });
+    expectError(await t.call('GET', '/api/v1/orgs', { key: noPermissions }), 403, 'insufficient_scope');
   });
 
   it('a revoked partner key on the partner route → 401', async () => {
-    const { keyId, value } = await createApiKey({ orgId: org.orgId, userId: org.ownerUserId, name: 'partner2', scopes: [], kind: 'partner' });
-    expect((await t.call('GET', '/api/v1/orgs', { key: value })).status).toBe(501);
+    const { keyId, value } = await createApiKey({ orgId: org.orgId, userId: org.ownerUserId, name: 'partner2', scopes: ['read'], kind: 'partner' });
+    expect((await t.call('GET', '/api/v1/orgs', { key: value })).status).toBe(200);
     await revokeApiKey(org.orgId, keyId);
     expectError(await t.call('GET', '/api/v1/orgs', { key: value }), 401, 'unauthorized');
   });

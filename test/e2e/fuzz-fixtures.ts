@@ -8,7 +8,8 @@
  * (`startLocalMessaging`).
  */
 import { randomUUID } from 'node:crypto';
-import { createApiKey } from '#db/api-keys';
+import { addUser, createOrganization } from '#db/orgs';
+import { createPartner, createPartnerKey } from '#db/partners';
 import { createTransaction } from '#db/transactions';
 import { addRecipient } from '#db/disclosures';
 import { recordSubmission } from '#db/form-submissions';
@@ -40,6 +41,8 @@ export class FuzzFixtures {
   private partnerKey?: string;
   /** Amendments made for proposal fixtures (each moves closing one more day, so each proposes a change). */
   private amendments = 0;
+  /** A partner (read and actions permissions) and an organization it provisioned, for the `/api/v1/orgs` operations. */
+  private partner?: { key: string; orgId: string };
   /** Counts the fixtures made (and rechecks), so a caller knows when the table changed outside its requests. */
   version = 0;
 
@@ -219,15 +222,25 @@ export class FuzzFixtures {
 
   /** The API keys a case can present for `op`. */
   async credentials(op: ModuleOperation): Promise<Credentials> {
-    if (!this.partnerKey) this.version++;
-    this.partnerKey ??= (await createApiKey({ orgId: this.org.orgId, userId: this.org.ownerUserId, name: 'fuzz partner', scopes: [], kind: 'partner' })).value;
+    const partner = await this.partnerFixture();
     const access = op.access === 'partner' ? 'read' : op.access;
     return {
-      valid: op.access === 'partner' ? this.partnerKey : this.org.keys[access],
+      valid: op.access === 'partner' ? partner.key : this.org.keys[access],
       otherOrg: this.other.keys[access],
       wrongScope: access === 'read' ? this.org.keys.draft : this.org.keys.read,
-      partner: this.partnerKey,
+      partner: partner.key,
     };
+  }
+
+  private async partnerFixture(): Promise<{ key: string; orgId: string }> {
+    if (!this.partner) {
+      this.version++;
+      const { partnerId } = await createPartner('Fuzz Partner');
+      const key = (await createPartnerKey(partnerId, 'fuzz partner', ['read', 'actions'])).value;
+      const org = await createOrganization({ name: 'Fuzz Partner Org', ownerEmail: `fuzz-owner+${randomUUID().slice(0, 8)}@example.test`, partnerId });
+      this.partner = { key, orgId: org.orgId };
+    }
+    return this.partner;
   }
 
   /** The value of a path parameter that names an existing resource of the organization. */
@@ -265,9 +278,13 @@ export class FuzzFixtures {
       case 'idOrSlug':
         return 'closing-reminder';
       case 'orgId':
-        return this.org.orgId;
-      case 'userId':
-        return this.org.ownerUserId;
+        return op.access === 'partner' ? (await this.partnerFixture()).orgId : this.org.orgId;
+      case 'userId': {
+        if (op.access !== 'partner') return this.org.ownerUserId;
+        // A seat to remove (a fresh one each time: a removal before leaves none).
+        this.version++;
+        return (await addUser((await this.partnerFixture()).orgId, { email: `fuzz-seat+${randomUUID().slice(0, 8)}@example.test`, firstName: null, lastName: null, role: 'agent' })).userId;
+      }
       default:
         return randomUUID();
     }

@@ -1,7 +1,9 @@
 /**
  * Tenant isolation of every implemented operation that takes a resource id, in its path or as an `...Id` query
- * parameter (spec "Tenant isolation"): org B's actions key on org A's ids answers 404 `not_found` exactly like a
- * random id, and org A's resources are unchanged afterwards. The cases are derived from the registry: each
+ * parameter (spec "Tenant isolation"): org B's actions key, and an OAuth access token of org B's owner, on org A's ids
+ * answer 404 `not_found` exactly like a random id, and org A's resources are unchanged afterwards. (A partner key is
+ * refused with 401 on all of these routes; the partner operations' own isolation, another partner's or an unowned
+ * organization → 404, is in partner-orgs.test.ts.) The cases are derived from the registry: each
  * operation is called with its own module's `example` request and ids from the fixture below by parameter name,
  * so a new operation is covered without a row here (a new kind of id needs one line in `ID_OF`).
  */
@@ -22,6 +24,7 @@ import { transactWrite } from '#db/transact';
 import { addRecipient } from '#db/disclosures';
 import { recordSubmission } from '#db/form-submissions';
 import { SYSTEM_FORMS } from '#domain/intake-forms';
+import { mintAccessToken } from '../support/oauth-flow.ts';
 
 interface Ids {
   transactionId: string;
@@ -80,7 +83,7 @@ const idLookup = (op: ModuleOperation, param: string) => ID_OF[`${op.group}.${pa
 
 /** Implemented operations that take an id. */
 // getForm reads a system form, the same for every organization: there is no org A resource to isolate.
-const CASES = operations.filter((op) => isImplemented(op) && op.operationId !== 'getForm' && (idParams(op).path.length > 0 || idParams(op).query.length > 0));
+const CASES = operations.filter((op) => isImplemented(op) && op.access !== 'partner' && op.operationId !== 'getForm' && (idParams(op).path.length > 0 || idParams(op).query.length > 0));
 
 /** The request of `op` with `ids`: its example's query and body, ids filled in by parameter name. */
 function requestOf(op: ModuleOperation, ids: Ids): { path: string; body?: unknown } {
@@ -248,6 +251,12 @@ describe('tenant isolation of operations with a resource id', () => {
     expect(foreign.body).toEqual(unknown.body);
     expect(foreign.text).not.toContain(ids.transactionId);
     expect(foreign.text).not.toContain('100 Private');
+
+    // The second credential type: an OAuth access token of org B's owner.
+    const bToken = await mintAccessToken(t.baseUrl, b.orgId, b.ownerUserId);
+    const viaToken = await t.call(op.method, own.path, { key: bToken, body: own.body });
+    expect(viaToken.status, viaToken.text).toBe(404);
+    expect(viaToken.body).toEqual(unknown.body);
 
     // The same call with org A's own key succeeds, so the 404 above is isolation, not a broken route.
     if (op.method === 'GET') expect((await t.call(op.method, own.path, { key: aKey })).status).toBe(200);

@@ -192,14 +192,14 @@ describe('API alarms', () => {
     expect(rateLimited).toMatchObject({ Threshold: API_ALARM_THRESHOLDS.rateLimited, EvaluationPeriods: 2 });
   });
 
-  it('alarms on throttles of every API function (and the public-links worker), at most 10 per alarm', () => {
+  it('alarms on throttles of every API function (and the public-links and OAuth workers), at most 10 per alarm', () => {
     const throttleAlarms = s.stack.apiAlarms.alarms.filter((a) => a.node.id.startsWith('LambdaThrottlesAlarm')).map(alarmOf);
     const names = throttleAlarms.flatMap((p) => {
       const metrics = metricsOf(p);
       expect(metrics.length).toBeLessThanOrEqual(10);
       return metrics.map((m: any) => (expect(m.MetricName).toBe('Throttles'), m.Dimensions[0].Value.Ref));
     });
-    const expected = [...s.stack.functions.values()].map((f) => s.logicalIdOf(f.fn)).concat(s.logicalIdOf(s.stack.messaging.workers['public-links'].fn));
+    const expected = [...s.stack.functions.values()].map((f) => s.logicalIdOf(f.fn)).concat(s.logicalIdOf(s.stack.messaging.workers['public-links'].fn), s.logicalIdOf(s.stack.oauth.fn.fn));
     expect(names.sort()).toEqual(expected.sort());
   });
 });

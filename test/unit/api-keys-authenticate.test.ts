@@ -75,6 +75,8 @@ describe('authenticateAndCount fast path', () => {
     }
     expect(principal).toEqual({
       kind: 'org',
+      credential: 'key',
+      keySk: 'APIKEY',
       orgId: 'org-1',
       keyId: 'key-1',
       userId: 'user-1',

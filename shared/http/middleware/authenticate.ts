@@ -4,7 +4,11 @@
  *
  * - `mcp_at_` organization keys: every operation but `/api/v1/orgs/*`.
  * - `rsk_` partner keys: only `/api/v1/orgs/*`; anywhere else 401 (wrong type), without a table read.
- * - OAuth 2.1 JWTs are not accepted by this build yet: 401.
+ * - OAuth 2.1 access tokens (JWTs): the same operations and scopes as an organization key; verified by signature,
+ *   counted on their grant (which refuses a revoked one) and the membership re-read (shared/use-cases/oauth.ts).
+ *
+ * Every 401 and 403 carries `WWW-Authenticate: Bearer` with `resource_metadata` naming the RFC 9728
+ * protected-resource metadata, so an OAuth client (an MCP client) can find the authorization server.
  *
  * A workspace scheduled for deletion is frozen: a write other than those marked `whileFrozen` gets 409 `conflict`
  * (shared/domain/workspace-lifecycle.ts), checked on the key item authentication returned anyway.
@@ -13,7 +17,9 @@
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { InsufficientScopeError, RateLimitedError, UnauthorizedError } from '#http/errors';
+import { ApiError, InsufficientScopeError, RateLimitedError, UnauthorizedError } from '#http/errors';
+import { authenticateAccessToken, TokenRejected } from '#use-cases/oauth';
+import { requestOrigin } from '#ports/public-url';
 import { authenticateAndCount, KeyRateLimited, KeyRejected, ORG_KEY_PREFIX, PARTNER_KEY_PREFIX, type Bucket } from '#db/api-keys';
 import { stateOf } from '#http/state';
 import { logger } from '#observability/powertools';
@@ -29,25 +35,56 @@ export function bearerOf(headers: Record<string, string | undefined> | undefined
   return m?.[1];
 }
 
+/** RFC 9728 §5.1: where the protected-resource metadata of this origin is. */
+export const resourceMetadataUrl = (origin: string) => `${origin}/.well-known/oauth-protected-resource`;
+
+/** A compact JWS: three base64url segments. */
+const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
+
+/** The 401 or 403 with its RFC 6750 §3 / RFC 9728 §5.1 challenge. */
+function withChallenge(err: ApiError, origin: string): ApiError {
+  const params = [`resource_metadata="${resourceMetadataUrl(origin)}"`];
+  if (err.statusCode === 403) params.unshift('error="insufficient_scope"');
+  else if (err.message !== 'Missing bearer credential.') params.unshift('error="invalid_token"');
+  return new ApiError(err.statusCode, err.code, err.message, { ...err.headers, 'WWW-Authenticate': `Bearer ${params.join(', ')}` });
+}
+
 export function authenticate(): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2> {
   return {
     before: async (request) => {
+      try {
+        await check(request);
+      } catch (err) {
+        if (err instanceof UnauthorizedError || err instanceof InsufficientScopeError) throw withChallenge(err, requestOrigin(request.event));
+        throw err;
+      }
+    },
+  };
+}
+
+async function check(request: middy.Request<APIGatewayProxyEventV2, APIGatewayProxyResultV2>): Promise<void> {
       const state = stateOf(request);
       const op = state.op!;
       const token = bearerOf(request.event.headers);
       if (!token) throw new UnauthorizedError('Missing bearer credential.');
       const isPartnerOp = op.access === 'partner';
+      let jwt = false;
       if (token.startsWith(PARTNER_KEY_PREFIX)) {
         if (!isPartnerOp) throw new UnauthorizedError('A partner key is accepted only on /api/v1/orgs.');
       } else if (token.startsWith(ORG_KEY_PREFIX)) {
         if (isPartnerOp) throw new UnauthorizedError('Partner operations need a partner key.');
+      } else if (looksLikeJwt(token)) {
+        if (isPartnerOp) throw new UnauthorizedError('Partner operations need a partner key.');
+        jwt = true;
       } else {
         throw new UnauthorizedError('Unrecognized credential.');
       }
       try {
-        state.principal = await authenticateAndCount(token, bucketOf(op.method), op.operationId, state.now.getTime());
+        state.principal = jwt
+          ? await authenticateAccessToken(token, requestOrigin(request.event), bucketOf(op.method), op.operationId, state.now.getTime())
+          : await authenticateAndCount(token, bucketOf(op.method), op.operationId, state.now.getTime());
       } catch (err) {
-        if (err instanceof KeyRejected) throw new UnauthorizedError('Invalid or revoked credential.');
+        if (err instanceof KeyRejected || err instanceof TokenRejected) throw new UnauthorizedError('Invalid or revoked credential.');
         if (err instanceof KeyRateLimited) {
           logger.appendKeys({ orgId: err.orgId });
           throw new RateLimitedError(err.bucket);
@@ -56,9 +93,9 @@ export function authenticate(): middy.MiddlewareObj<APIGatewayProxyEventV2, APIG
       }
       logger.appendKeys({ orgId: state.principal.orgId });
       if (state.principal.kind !== (isPartnerOp ? 'partner' : 'org')) throw new UnauthorizedError('Wrong credential type.');
-      if (op.access !== 'partner' && !state.principal.scopes.includes(op.access)) throw new InsufficientScopeError(op.access);
+      // A partner key's permissions: `read` for the GET operations, `actions` for provisioning and seats.
+      const needed = op.access === 'partner' ? (op.method === 'GET' ? 'read' : 'actions') : op.access;
+      if (!state.principal.scopes.includes(needed)) throw new InsufficientScopeError(needed);
       // The freeze flag came back with the key item above: refusing writes costs no extra call.
       assertWritable(state.principal.frozenUntil, op);
-    },
-  };
 }
