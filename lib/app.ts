@@ -22,6 +22,7 @@ export const DEFAULT_STACK_NAME = 'tcs-dev';
  * - `runbookBaseUrl` (address of docs/runbook.md that alarm descriptions link to; default `docs/runbook.md`)
  * - `webhookConcurrency` (most webhook delivery functions at once, the SQS event source's maximum concurrency,
  *   integer 2–1000; default 10) and `webhookReservedConcurrency` (opt-in reserved concurrency, ≥ that; default none)
+ * - `pushPlatformApplicationArn` (an SNS mobile-push platform application for device notifications; default none)
  * - `corsAllowOrigins` (origins browser clients may call the API from, comma-separated, or `*`; default `*`)
  * - `apiDomainName` + `apiCertificateArn` (a custom domain for the API and its ACM certificate; default none)
  * - `webhookRetrySchedule` (retry delays in seconds, comma-separated, e.g. `60,300,1800`; default the code's
@@ -62,6 +63,7 @@ export function configureApp(app: App, operations: readonly ModuleOperation[]): 
       // `-c key=value` gives strings; cdk.json may give numbers. The pipeline validates the values.
       deliveryConcurrency: concurrency === undefined ? undefined : Number(concurrency),
       deliveryReservedConcurrency: reserved === undefined ? undefined : Number(reserved),
+      pushPlatformApplicationArn: context('pushPlatformApplicationArn') ? String(context('pushPlatformApplicationArn')) : undefined,
       retrySchedule: retrySchedule === undefined ? undefined : String(retrySchedule),
       breakerThreshold: breakerThreshold === undefined ? undefined : Number(breakerThreshold),
     },

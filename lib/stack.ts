@@ -50,7 +50,7 @@ export interface TransactionCoordinationStackProps extends StackProps {
   /** Further notification targets of every alarm, besides the alarm topic (e.g. an existing paging topic). Default none. */
   readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
   /** Webhook pipeline knobs (delivery concurrency, retry schedule, breaker threshold). Default: code defaults. */
-  readonly webhooks?: Pick<WebhookPipelineProps, 'deliveryConcurrency' | 'deliveryReservedConcurrency' | 'retrySchedule' | 'breakerThreshold'>;
+  readonly webhooks?: Pick<WebhookPipelineProps, 'deliveryConcurrency' | 'deliveryReservedConcurrency' | 'retrySchedule' | 'breakerThreshold' | 'pushPlatformApplicationArn'>;
   /** Senders, inbound domain, SMS origination identity, public base URL (lib/messaging/settings.ts). Default: its defaults. */
   readonly messaging?: MessagingSettings;
   /** The HTTP API's edge settings (lib/http-api.ts): CORS origins and the optional custom domain. */

@@ -13,6 +13,7 @@
  * queue's oldest message waiting too long, worker errors), each linked to its runbook section, and a dashboard section.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -78,6 +79,13 @@ export interface WebhookPipelineProps {
   readonly retrySchedule?: string;
   /** Consecutive failures that pause a subscription (`WEBHOOK_BREAKER_THRESHOLD`). Default unset: code default 20. */
   readonly breakerThreshold?: number;
+  /**
+   * An SNS mobile-push platform application (`arn:aws:sns:<region>:<account>:app/<GCM|APNS|APNS_SANDBOX>/<name>`,
+   * context `pushPlatformApplicationArn`): fan-out, which makes the team's notifications, pushes them to registered
+   * devices through it. Default unset: push is off (notifications are still listed).
+   * @throws Error (at synth) on a malformed ARN
+   */
+  readonly pushPlatformApplicationArn?: string;
   /** Encrypts the queues (lib/data-key.ts). Default: SQS-managed encryption. */
   readonly dataKey?: DataKey;
 }
@@ -150,6 +158,7 @@ export class WebhookPipeline extends Construct {
     });
     this.fanout.bindTable(props.table, WEBHOOK_FANOUT_TABLE_ACCESS, { indexes: false });
     this.queue.grantSendMessages(this.fanout.fn);
+    if (props.pushPlatformApplicationArn !== undefined) this.grantPush(props.pushPlatformApplicationArn);
     if (props.dataKey) acknowledgeQueueSendKeyGrant(this.fanout, 'the delivery queue it fills and its on-failure DLQ');
     this.fanout.fn.addEventSource(
       new DynamoEventSource(props.table, {
@@ -310,5 +319,20 @@ export class WebhookPipeline extends Construct {
         leftYAxis: { min: 0, showUnits: false },
       }),
     ];
+  }
+
+  /** Lets fan-out register device tokens on the platform application and publish to its endpoints. */
+  private grantPush(appArn: string): void {
+    const m = /^arn:(aws[a-z-]*):sns:([a-z0-9-]+):(\d{12}):app\/(GCM|APNS|APNS_SANDBOX)\/([\w.-]+)$/.exec(appArn);
+    if (!m) throw new Error(`pushPlatformApplicationArn is not an SNS platform application ARN: ${appArn}`);
+    const [, partition, region, account, platform, name] = m;
+    const endpoints = `arn:${partition}:sns:${region}:${account}:endpoint/${platform}/${name}/*`;
+    this.fanout.fn.addEnvironment('PUSH_PLATFORM_APPLICATION_ARN', appArn);
+    this.fanout.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sns:CreatePlatformEndpoint'], resources: [appArn] }));
+    this.fanout.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sns:Publish'], resources: [endpoints] }));
+    Validations.of(this.fanout).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${endpoints}]`,
+      reason: 'SNS names each device endpoint with a random id under its platform application; the grant is Publish only, on this one application\'s endpoints.',
+    });
   }
 }

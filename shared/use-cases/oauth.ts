@@ -29,6 +29,7 @@ import {
   type Grant,
 } from '#db/oauth';
 import { getOrganization, getUser, isMember } from '#db/orgs';
+import { getDeletionState } from '#db/workspace-deletion';
 import { tokenSigner } from '#ports/token-signer';
 
 /** Spec "Limits". */
@@ -230,9 +231,12 @@ export async function authenticateAccessToken(token: string, issuer: string, buc
     throw err;
   }
   if (principal.orgId !== claims.org_id || principal.userId !== claims.sub) throw new TokenRejected('token does not match its grant');
-  if (!(await isMember(principal.orgId, principal.userId, true))) throw new TokenRejected('not a member');
+  // Membership and the deletion freeze are re-read on every call: a grant carries neither (an org key's item
+  // carries the freeze flag; a grant item is not rewritten when the workspace is scheduled for deletion).
+  const [member, deletion] = await Promise.all([isMember(principal.orgId, principal.userId, true), getDeletionState(principal.orgId, true)]);
+  if (!member) throw new TokenRejected('not a member');
   const tokenScopes = claims.scope.split(' ');
-  return { ...principal, scopes: principal.scopes.filter((s) => tokenScopes.includes(s)) };
+  return { ...principal, scopes: principal.scopes.filter((s) => tokenScopes.includes(s)), ...(deletion ? { frozenUntil: deletion.dueAt } : {}) };
 }
 
 /** Checks a client and its redirect URI (exact string match, RFC 9700 §4.1.3). @returns the client or undefined */

@@ -18,6 +18,7 @@ import { listLocalSchedules } from '#ports/scheduler/local-store';
 import { startTestRuntime, type TestRuntime } from '#test/support/runtime-harness';
 import { apiClient, newDeal, newOrg, startWebhookReceiver, subscribe, until, type Api, type WebhookReceiver } from '#test/support/webhook-receiver';
 import { pdfBytes } from './documents-fixtures.ts';
+import { mintAccessToken } from '../support/oauth-flow.ts';
 
 let t: TestRuntime;
 let api: Api;
@@ -99,6 +100,10 @@ describe('workspace deletion', () => {
     expect(refused.body.error.code).toBe('conflict');
     expect(refused.body.error.message).toMatch(/scheduled for deletion.*deletion\/cancel/s);
     expect((await api.call('GET', `/api/v1/transactions/${a.dealId}`, { key: a.keys.read })).status).toBe(200);
+    // An OAuth access token of a member is frozen too (its grant does not carry the flag: the deletion is re-read).
+    const token = await mintAccessToken(t.rt.baseUrl, a.orgId, member.userId);
+    expect((await api.call('POST', `/api/v1/transactions/${a.dealId}/tasks`, { key: token, body: { title: 'oauth during grace' } })).status).toBe(409);
+    expect((await api.call('GET', `/api/v1/transactions/${a.dealId}`, { key: token })).status).toBe(200);
     const memberStatus = (await api.ok('GET', '/api/v1/account/deletion/status', { key: memberKey })).data;
     expect(memberStatus).toMatchObject({ scheduled: true, isOwner: false, dueAt: scheduled.dueAt });
     // Another organization is not frozen.
@@ -110,6 +115,7 @@ describe('workspace deletion', () => {
     expect((await api.ok('POST', '/api/v1/account/deletion/cancel', { key: a.keys.actions })).data).toEqual({ cancelled: false });
     expect(listLocalSchedules(t.rt.messaging.scheduleStore).schedules.filter((s) => s.target === 'workspace-purge')).toHaveLength(0);
     expect((await api.call('POST', `/api/v1/transactions/${a.dealId}/tasks`, { key: a.keys.actions, body: { title: 'after cancel' } })).status).toBe(200);
+    expect((await api.call('POST', `/api/v1/transactions/${a.dealId}/tasks`, { key: token, body: { title: 'oauth after cancel' } })).status).toBe(200);
     await until('task.created delivered', () => [...receiver.received.values()].some((e) => e.eventType === 'task.created'), 10_000);
 
     // Reschedule a day later; the purge falls due 7 days after that.

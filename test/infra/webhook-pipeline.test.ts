@@ -236,6 +236,30 @@ describe('context knobs', () => {
     expect(maxAttempts([1, 1, 2])).toBe(4);
   });
 
+  it('pushes device notifications through an SNS platform application from context: env, CreatePlatformEndpoint on it, Publish on its endpoints', async () => {
+    const app = 'arn:aws:sns:us-east-1:123456789012:app/GCM/tcs-agents';
+    const pushed = await synthesize({ pushPlatformApplicationArn: app });
+    try {
+      const fanoutId = pushed.logicalIdOf(pushed.stack.webhooks.fanout.fn);
+      expect(pushed.resources[fanoutId].Properties.Environment.Variables.PUSH_PLATFORM_APPLICATION_ARN).toBe(app);
+      const role = pushed.resources[fanoutId].Properties.Role['Fn::GetAtt'][0];
+      const statements = pushed.ofType('AWS::IAM::Policy')
+        .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
+        .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+        .filter((st) => [st.Action].flat().some((a) => a.startsWith('sns:')));
+      expect(statements).toEqual([
+        expect.objectContaining({ Action: 'sns:CreatePlatformEndpoint', Resource: app }),
+        expect.objectContaining({ Action: 'sns:Publish', Resource: 'arn:aws:sns:us-east-1:123456789012:endpoint/GCM/tcs-agents/*' }),
+      ]);
+      expect(pushed.synthError).toBeUndefined();
+      // Without the context, push is off: no variable, no SNS grant.
+      expect(s.resources[s.logicalIdOf(s.stack.webhooks.fanout.fn)].Properties.Environment.Variables).not.toHaveProperty('PUSH_PLATFORM_APPLICATION_ARN');
+    } finally {
+      pushed.cleanup();
+    }
+    await expect(synthesize({ pushPlatformApplicationArn: 'arn:aws:sns:us-east-1:123456789012:my-topic' })).rejects.toThrow(/not an SNS platform application ARN/);
+  }, 120_000);
+
   it('refuses a concurrency below 2, a reservation below the concurrency and an invalid schedule at synth', async () => {
     await expect(synthesize({ webhookConcurrency: 1 })).rejects.toThrow(/concurrency must be an integer from 2 to 1000/);
     await expect(synthesize({ webhookReservedConcurrency: 5 })).rejects.toThrow(/reserved concurrency must be an integer from the delivery concurrency \(10\)/);
