@@ -68,9 +68,10 @@ const ACCESS_LOG_FIELDS = {
 
 /**
  * HTTP API with a `$default` stage (auto-deploy, throttled stage-wide and per costly route, JSON access logs),
- * CORS for browser clients, an optional custom domain, and routes derived from the registry. Authentication is not an API Gateway authorizer: the Lambdas verify `mcp_at_`/`rsk_` keys
- * themselves (shared/http/middleware/authenticate.ts), because the rate limit and the key lookup are one
- * DynamoDB call. (OAuth JWTs are not accepted yet: 401.)
+ * CORS for browser clients, an optional custom domain, and routes derived from the registry. Authentication is
+ * not an API Gateway authorizer: the Lambdas verify `mcp_at_` keys and OAuth access tokens themselves
+ * (shared/http/middleware/authenticate.ts), because the rate limit and the credential lookup are one DynamoDB
+ * call. Partner keys use their own REST stage (lib/partner-api.ts).
  */
 export class ServiceHttpApi extends Construct {
   readonly api: apigwv2.HttpApi;
