@@ -4,8 +4,9 @@
  * them newest first (status and deal are filters). States: pending → approved | rejected, once; every change
  * is conditional on the proposal still being pending, so of two concurrent decisions one wins.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
+import { queryUpTo } from '#db/query-up-to';
 import { gsi1, proposalPk } from '#db/keys';
 import type { KeyDate } from '#db/key-date-items';
 import type { TransactItem } from '#db/transact';
@@ -126,12 +127,9 @@ export async function listProposals(orgId: string, opts: { status?: ProposalStat
   const names: Record<string, string> = {};
   if (opts.status) (filters.push('#s = :s'), (values[':s'] = opts.status), (names['#s'] = 'status'));
   if (opts.transactionId) (filters.push('transactionId = :t'), (values[':t'] = opts.transactionId));
-  const wanted = opts.offset + opts.limit + 1;
-  const found: Proposal[] = [];
-  let ExclusiveStartKey: Record<string, any> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
+  const found = (
+    await queryUpTo(
+      {
         TableName: tableName(),
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk',
@@ -139,11 +137,9 @@ export async function listProposals(orgId: string, opts: { status?: ProposalStat
         ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
         ExpressionAttributeValues: values,
         ScanIndexForward: false,
-        ExclusiveStartKey,
-      }),
-    );
-    found.push(...(out.Items ?? []).map(toProposal));
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey && found.length < wanted);
+      },
+      opts.offset + opts.limit + 1,
+    )
+  ).map(toProposal);
   return { proposals: found.slice(opts.offset, opts.offset + opts.limit), hasMore: found.length > opts.offset + opts.limit };
 }

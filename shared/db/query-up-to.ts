@@ -1,4 +1,4 @@
-/** Paged reads shared by the filtered list operations (deals, contacts). */
+/** Paged reads shared by the filtered list operations (deals, contacts, proposals). */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from '#db/client';
 
