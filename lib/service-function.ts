@@ -40,6 +40,8 @@ export function bundlingAliases(xraySdk: boolean): Record<string, string> {
     '#ports/mail/local': NO_LOCAL_ADAPTERS_SHIM,
     '#ports/sms/local': NO_LOCAL_ADAPTERS_SHIM,
     '#ports/scheduler/local': NO_LOCAL_ADAPTERS_SHIM,
+    '#ports/push/local': NO_LOCAL_ADAPTERS_SHIM,
+    '#ports/token-signer/local': NO_LOCAL_ADAPTERS_SHIM,
     ...responseSchemaAliases(),
     ...(!xraySdk && { '#observability/xray': NO_XRAY_SHIM }),
   };

@@ -32,7 +32,7 @@ import {
 } from '#db/oauth';
 import { getOrganization, membershipsByEmail } from '#db/orgs';
 import { clockNow } from '#ports/clock';
-import { mailer, serviceSender } from '#ports/mailer';
+import { sendServiceEmail } from '#use-cases/service-mail';
 import { requestOrigin } from '#ports/public-url';
 import { tokenSigner } from '#ports/token-signer';
 import { logger, observedHandler } from '#observability/powertools';
@@ -261,10 +261,7 @@ async function consent(id: string, email: string, request: AuthorizationRequest,
 
 async function mailCode(email: string, code: string, clientName: string): Promise<void> {
   const text = `Your sign-in code is ${code}.\n\nEnter it on the sign-in page to authorize ${clientName}. It is valid 10 minutes. If you did not ask for it, ignore this email.`;
-  await (await mailer()).send(
-    { from: { address: serviceSender(), name: 'Sign-in' }, replyTo: null, to: [email], cc: [], bcc: [], subject: `Your sign-in code: ${code}`, text, html: null, messageId: `<${randomUUID()}@oauth.${serviceSender().split('@')[1]}>`, inReplyTo: null, references: [], attachments: [] },
-    null,
-  );
+  await sendServiceEmail({ to: email, fromName: 'Sign-in', subject: `Your sign-in code: ${code}`, text });
 }
 
 async function token(event: APIGatewayProxyEventV2, origin: string): Promise<Result> {

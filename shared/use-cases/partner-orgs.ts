@@ -3,7 +3,6 @@
  * email), read it, its entitlements and an activity summary, invite and remove seats. A partner reads only counts
  * of an organization's work, never deal data; an organization it did not provision is `NotFound` (404).
  */
-import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { gsi1 } from '#db/keys';
@@ -12,7 +11,7 @@ import { aiPoolUsed, getPartnerOrg, type PartnerOrganization } from '#db/partner
 import { queryAll } from '#db/transactions';
 import { planOf, poolPeriod } from '#domain/plans';
 import { InvalidInput, NotFound } from '#domain/errors';
-import { mailer, serviceSender } from '#ports/mailer';
+import { sendServiceEmail } from '#use-cases/service-mail';
 
 /** The organization as the partner sees it. */
 export async function partnerOrgView(org: PartnerOrganization) {
@@ -30,8 +29,7 @@ export async function ownedOrg(partnerId: string, orgId: string): Promise<Partne
 async function invitationMail(to: OrgUser, orgName: string, isOwner: boolean): Promise<void> {
   const greeting = to.firstName ? `Hi ${to.firstName},` : 'Hello,';
   const text = `${greeting}\n\nYou have been ${isOwner ? 'made the owner of' : 'given a seat in'} the workspace "${orgName}" on the transaction-coordination service. Sign in with this email address (${to.email}); a one-time code is emailed to you each time.\n`;
-  const domain = serviceSender().split('@')[1];
-  await (await mailer()).send({ from: { address: serviceSender(), name: orgName }, replyTo: null, to: [to.email], cc: [], bcc: [], subject: `You are invited to ${orgName}`, text, html: null, messageId: `<${randomUUID()}@invite.${domain}>`, inReplyTo: null, references: [], attachments: [] }, null);
+  await sendServiceEmail({ to: to.email, fromName: orgName, subject: `You are invited to ${orgName}`, text });
 }
 
 /** Provisions an organization owned by `owner` and emails the owner an invitation. */

@@ -2,9 +2,8 @@
  * Notices about the workspace itself (deletion scheduled, export ready), sent to the owner from the service's own
  * sender (`MAIL_FROM_ADDRESS`) through the mail port.
  */
-import { randomUUID } from 'node:crypto';
 import { getOrganization, getUser } from '#db/orgs';
-import { mailer, serviceSender } from '#ports/mailer';
+import { sendServiceEmail } from '#use-cases/service-mail';
 import { NotFound } from '#domain/errors';
 
 /** The owner's address. @throws NotFound when the organization or its owner is gone */
@@ -16,29 +15,11 @@ export async function ownerAddress(orgId: string): Promise<{ email: string; work
 }
 
 /**
- * Sends a plain-text notice to `to`.
+ * Sends a plain-text notice to `to`, in the service's own name.
  * @throws MailRejected / Error from the transport (the caller decides whether that fails its work)
  */
-export async function sendWorkspaceNotice(to: string, subject: string, text: string): Promise<void> {
-  const from = serviceSender();
-  await (await mailer()).send(
-    {
-      from: { address: from, name: 'Transaction-Coordination Service' },
-      replyTo: null,
-      to: [to],
-      cc: [],
-      bcc: [],
-      subject,
-      text,
-      html: null,
-      messageId: `<${randomUUID()}@${from.split('@')[1] ?? 'localhost'}>`,
-      inReplyTo: null,
-      references: [],
-      attachments: [],
-    },
-    null,
-  );
-}
+export const sendWorkspaceNotice = (to: string, subject: string, text: string): Promise<void> =>
+  sendServiceEmail({ to, fromName: 'Transaction-Coordination Service', subject, text });
 
 /** The API's public base URL (`PUBLIC_BASE_URL`, no trailing slash), or a placeholder when unset. */
 export const publicBaseUrl = (): string => (process.env.PUBLIC_BASE_URL ?? 'https://api.example.invalid').replace(/\/+$/, '');
