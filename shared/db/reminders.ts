@@ -13,6 +13,7 @@ import { db, tableName } from '#db/client';
 import { txnPk } from '#db/keys';
 import type { TransactItem } from '#db/transact';
 import { NotFound } from '#domain/errors';
+import { setExpression } from '#db/set-expression';
 
 export type ReminderStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'expired';
 
@@ -88,22 +89,16 @@ export async function updateReminder(
   expect: { from: ReminderStatus; generation: number },
   set: Partial<Omit<Reminder, 'id' | 'transactionId'>>,
 ): Promise<boolean> {
-  const names: Record<string, string> = { '#status': 'status', '#generation': 'generation' };
-  const values: Record<string, unknown> = { ':from': expect.from, ':gen': expect.generation };
-  const sets = Object.entries(set).map(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:v${i}`] = v;
-    return `#f${i} = :v${i}`;
-  });
+  const update = setExpression(set);
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: key(orgId, r.transactionId, r.id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
+        UpdateExpression: update.expression,
         ConditionExpression: '#status = :from AND #generation = :gen',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ExpressionAttributeNames: { ...update.names, '#status': 'status', '#generation': 'generation' },
+        ExpressionAttributeValues: { ...update.values, ':from': expect.from, ':gen': expect.generation },
       }),
     );
     return true;

@@ -7,6 +7,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { orgPk } from '#db/keys';
+import { setExpression } from '#db/set-expression';
 
 /** An export. Times ISO UTC; `sizeBytes` bytes of the zip. */
 export interface WorkspaceExport {
@@ -70,22 +71,16 @@ export async function finishExport(
   exportId: string,
   result: Pick<WorkspaceExport, 'state' | 'completedAt' | 'expiresAt' | 's3Key' | 'sizeBytes' | 'recordCount' | 'documentCount' | 'error'>,
 ): Promise<boolean> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':id': exportId, ':building': 'building' };
-  const sets = Object.entries(result).map(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:v${i}`] = v;
-    return `#f${i} = :v${i}`;
-  });
+  const update = setExpression(result);
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: key(orgId),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'exportId = :id AND #f0cur = :building',
-        ExpressionAttributeNames: { ...names, '#f0cur': 'state' },
-        ExpressionAttributeValues: values,
+        UpdateExpression: update.expression,
+        ConditionExpression: 'exportId = :id AND #state = :building',
+        ExpressionAttributeNames: { ...update.names, '#state': 'state' },
+        ExpressionAttributeValues: { ...update.values, ':id': exportId, ':building': 'building' },
       }),
     );
     return true;
