@@ -13,6 +13,7 @@ import { startLocalSmtp, type LocalSmtp } from '#lib/local/smtp-sink';
 import { startLocalScheduler, type LocalSchedulerPoller } from '#lib/local/scheduler';
 import { putObject } from '#ports/blob-store';
 import { resetMailer } from '#ports/mailer';
+import { resetPlainMailer } from '#ports/plain-mailer';
 import { resetSmsSender } from '#ports/sms';
 import { resetPushSender } from '#ports/push';
 import { resetScheduler } from '#ports/scheduler';
@@ -91,6 +92,7 @@ export async function startLocalMessaging(opts: { dataDir: string; tableName: st
     ...(opts.baseUrl ? { PUBLIC_BASE_URL: opts.baseUrl } : {}),
   });
   resetMailer();
+  resetPlainMailer();
   resetSmsSender();
   resetPushSender();
   resetScheduler();

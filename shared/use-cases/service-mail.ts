@@ -1,28 +1,14 @@
 /**
- * Email the service sends in its own name to people outside the team (a disclosure recipient's link), from
- * `MAIL_FROM_ADDRESS` through the mail port, with the organization's name as the display name.
+ * Email the service sends in its own name (`MAIL_FROM_ADDRESS`): disclosure links, invitations, sign-in codes and
+ * workspace notices. Plain text to one recipient, through the plain mail port (SES `Simple` content in AWS).
  */
-import { randomUUID } from 'node:crypto';
-import { mailer, serviceSender } from '#ports/mailer';
+import { serviceSender } from '#ports/mailer';
+import { plainMailer } from '#ports/plain-mailer';
 
-/** Sends a plain-text email. @throws MailRejected / Error from the transport */
+/**
+ * Sends a plain-text email from the service's sender with display name `fromName`.
+ * @throws MailRejected when refused for good; Error from the transport otherwise
+ */
 export async function sendServiceEmail(m: { to: string; fromName: string; subject: string; text: string }): Promise<void> {
-  const from = serviceSender();
-  await (await mailer()).send(
-    {
-      from: { address: from, name: m.fromName },
-      replyTo: null,
-      to: [m.to],
-      cc: [],
-      bcc: [],
-      subject: m.subject,
-      text: m.text,
-      html: null,
-      messageId: `<${randomUUID()}@${from.split('@')[1] ?? 'localhost'}>`,
-      inReplyTo: null,
-      references: [],
-      attachments: [],
-    },
-    null,
-  );
+  await (await plainMailer()).send({ from: { address: serviceSender(), name: m.fromName }, to: m.to, subject: m.subject, text: m.text });
 }

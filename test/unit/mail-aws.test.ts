@@ -2,7 +2,8 @@
  * The AWS mail adapter (shared/ports/mail/aws.ts) with SES and Secrets Manager mocked (aws-sdk-client-mock) and
  * nodemailer's SMTP transport stubbed: the exact SES command (raw MIME with our Message-ID and threading headers,
  * the envelope with Bcc, the configuration set), which refusals are permanent (`MailRejected`) and which are
- * retried, and the SMTP path (password read once from Secrets Manager, STARTTLS required, 5xx = refused).
+ * retried, and the SMTP path (password read once from Secrets Manager, STARTTLS required, 5xx = refused); the
+ * service's plain-text mailer (shared/ports/mail/ses-plain.ts: `Simple` content, an encoded display name).
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -13,6 +14,7 @@ import nodemailer from 'nodemailer';
 import { simpleParser } from 'mailparser';
 import type { MailAccount } from '#db/mail-accounts';
 import { awsMailer, resetAwsMailer } from '#ports/mail/aws';
+import { fromHeader, resetSesPlainMailer, sesPlainMailer } from '#ports/mail/ses-plain';
 import { MailRejected, type OutboundEmail } from '#ports/mailer';
 
 const sesMock = mockClient(SESv2Client);
@@ -49,6 +51,7 @@ beforeEach(() => {
   sesMock.reset();
   secretsMock.reset();
   resetAwsMailer();
+  resetSesPlainMailer();
   process.env.SES_CONFIGURATION_SET = 'tcs-mail';
 });
 afterEach(() => vi.restoreAllMocks());
@@ -156,5 +159,35 @@ describe("SMTP (a member's own mailbox)", () => {
     expect((first as MailRejected).reason).toContain('550');
     expect(await mailer.send(email, smtpAccount).catch((e: unknown) => e)).toBe(failures[1]);
     expect(await mailer.send(email, smtpAccount).catch((e: unknown) => e)).toBe(failures[2]);
+  });
+});
+
+describe("the service's plain-text email (SES Simple content)", () => {
+  const plain = { from: { address: 'noreply@tcs.example', name: 'Hill Country Realty' }, to: 'buyer@example.net', subject: 'Your sign-in code: 123456', text: 'Your sign-in code is 123456.' };
+
+  it('sends Simple content (UTF-8) to the one recipient, in the configuration set, without a MIME composer', async () => {
+    sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-plain-1' });
+    expect(await sesPlainMailer().send(plain)).toEqual({ provider: 'ses', providerMessageId: 'ses-plain-1' });
+    expect(sesMock).toHaveReceivedCommandExactlyOnceWith(SendEmailCommand, {
+      FromEmailAddress: '"Hill Country Realty" <noreply@tcs.example>',
+      Destination: { ToAddresses: ['buyer@example.net'] },
+      Content: { Simple: { Subject: { Data: plain.subject, Charset: 'UTF-8' }, Body: { Text: { Data: plain.text, Charset: 'UTF-8' } } } },
+      ConfigurationSetName: 'tcs-mail',
+    });
+  });
+
+  it('quotes an ASCII display name and encodes any other as an RFC 2047 word', () => {
+    expect(fromHeader('a@b.example', 'Smith "Home" Team')).toBe('"Smith \\"Home\\" Team" <a@b.example>');
+    const encoded = fromHeader('a@b.example', 'Café Realty');
+    expect(encoded).toMatch(/^=\?UTF-8\?B\?([A-Za-z0-9+/=]+)\?= <a@b\.example>$/);
+    expect(Buffer.from(encoded.split('?')[3], 'base64').toString('utf8')).toBe('Café Realty');
+  });
+
+  it('turns a refused message into MailRejected and rethrows throttling', async () => {
+    const throttled = new TooManyRequestsException({ message: 'slow down', $metadata: {} });
+    sesMock.on(SendEmailCommand).rejectsOnce(new MessageRejected({ message: 'Email address is not verified.', $metadata: {} })).rejectsOnce(throttled);
+    const mailer = sesPlainMailer();
+    expect(await mailer.send(plain).catch((e: unknown) => e)).toBeInstanceOf(MailRejected);
+    expect(await mailer.send(plain).catch((e: unknown) => e)).toBe(throttled);
   });
 });

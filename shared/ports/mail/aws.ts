@@ -6,13 +6,14 @@
  * bounces, complaints and deliveries (functions/email-events).
  */
 import { traced } from '#observability/powertools';
-import { SESv2Client, SendEmailCommand, MessageRejected, MailFromDomainNotVerifiedException, AccountSuspendedException, SendingPausedException } from '@aws-sdk/client-sesv2';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import nodemailer, { type Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { MailAccount } from '#db/mail-accounts';
 import { MailRejected, type Mailer, type OutboundEmail, type SentEmail } from '#ports/mailer';
 import { mailOptions } from '#ports/mail/compose';
+import { rethrowSesFailure } from '#ports/mail/ses-errors';
 
 let ses: SESv2Client | undefined;
 let secrets: SecretsManagerClient | undefined;
@@ -37,9 +38,7 @@ async function sendWithSes(email: OutboundEmail): Promise<SentEmail> {
     );
     return { provider: 'ses', providerMessageId: out.MessageId! };
   } catch (err) {
-    if (err instanceof MessageRejected || err instanceof MailFromDomainNotVerifiedException) throw new MailRejected(`SES refused the message: ${err.message}`);
-    if (err instanceof AccountSuspendedException || err instanceof SendingPausedException) throw new MailRejected('Sending email is paused for this account; contact the operator.');
-    throw err;
+    rethrowSesFailure(err);
   }
 }
 
