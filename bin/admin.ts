@@ -3,7 +3,8 @@
  * credentials from the usual chain), otherwise on the local runtime's table: the running `npm start`'s
  * DynamoDB Local, or, when none runs, a DynamoDB Local it starts on `.data/` for the command.
  *
- *   org create --name NAME --owner-email EMAIL [--owner-first-name F] [--owner-last-name L]
+ *   org create --name NAME --owner-email EMAIL [--owner-first-name F] [--owner-last-name L] [--timezone ZONE]
+ *   org set-timezone --org ORG_ID --timezone ZONE   (IANA, e.g. America/Denver; reminders created afterwards use it)
  *   key create --org ORG_ID [--scopes read,draft,actions] [--name NAME] [--user USER_ID]
  *   key revoke --org ORG_ID --key-id KEY_ID
  *   key list   --org ORG_ID
@@ -25,7 +26,8 @@ import { connectLocalTable } from '#lib/local/runtime-file';
 import { addMailAccount, listOrgMailAccounts, MAIL_ACCOUNT_OPTIONS } from './admin-mail-accounts.ts';
 
 const USAGE = `usage:
-  npm run admin -- org create --name NAME --owner-email EMAIL [--owner-first-name F] [--owner-last-name L]
+  npm run admin -- org create --name NAME --owner-email EMAIL [--owner-first-name F] [--owner-last-name L] [--timezone ZONE]
+  npm run admin -- org set-timezone --org ORG_ID --timezone ZONE
   npm run admin -- key create --org ORG_ID [--scopes read,draft,actions] [--name NAME] [--user USER_ID]
   npm run admin -- key revoke --org ORG_ID --key-id KEY_ID
   npm run admin -- key list --org ORG_ID
@@ -55,6 +57,15 @@ function parseScopes(raw: string | undefined): Scope[] {
   return list as Scope[];
 }
 
+/** `zone` when it is an IANA time zone the runtime knows (`America/Denver`). @throws UsageError otherwise */
+function ianaZone(zone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    throw new UsageError(`--timezone must be an IANA time zone such as America/Chicago or America/Denver, not "${zone}"`);
+  }
+}
+
 async function run(argv: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -72,6 +83,7 @@ async function run(argv: string[]): Promise<unknown> {
       permissions: { type: 'string' },
       client: { type: 'string' },
       'usage-key': { type: 'string' },
+      timezone: { type: 'string' },
       ...MAIL_ACCOUNT_OPTIONS,
     },
   });
@@ -87,8 +99,17 @@ async function run(argv: string[]): Promise<unknown> {
     const name = need('name');
     const email = need('owner-email');
     if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError('--owner-email must be an email address');
+    const timezone = values.timezone === undefined ? undefined : ianaZone(need('timezone'));
     const org = await orgs.createOrganization({ name, ownerEmail: email, ownerFirstName: values['owner-first-name'], ownerLastName: values['owner-last-name'] });
-    return { orgId: org.orgId, ownerUserId: org.ownerUserId, keys: org.keys };
+    if (timezone) await orgs.setOrganizationTimezone(org.orgId, timezone);
+    return { orgId: org.orgId, ownerUserId: org.ownerUserId, timezone: timezone ?? orgs.DEFAULT_ORG_TIMEZONE, keys: org.keys };
+  }
+  if (noun === 'org' && verb === 'set-timezone') {
+    const orgId = need('org');
+    const timezone = ianaZone(need('timezone'));
+    if (!(await orgs.getOrganization(orgId))) throw Object.assign(new Error(`organization ${orgId} not found`), { exitCode: 2 });
+    await orgs.setOrganizationTimezone(orgId, timezone);
+    return { orgId, timezone };
   }
   if (noun === 'key') {
     const orgId = need('org');

@@ -1,26 +1,24 @@
 /**
- * The local messaging CLIs, spawned as a user runs them, against a started local runtime (its data directory is the
- * CLIs' `DATA_DIR`, and it is recorded in `local-runtime.json` as `npm start` records itself): `npm run sms -- reply`
- * threads a text and STOP opts the number out (the confirmation lands in the SMS sink), `npm run sms -- list` and
- * `npm run outbox` list what was sent and received, and `npm run admin -- mail-account add|list` connects mailboxes.
+ * The local messaging CLIs and the operator CLI's workspace commands, spawned as a user runs them, against a started
+ * local runtime (its data directory is the CLIs' `DATA_DIR`, and it is recorded in `local-runtime.json` as `npm start`
+ * records itself): `npm run sms -- reply` threads a text and STOP opts the number out (the confirmation lands in the
+ * SMS sink), `npm run sms -- list` and `npm run outbox` list what was sent and received, `npm run admin --
+ * mail-account add|list` connects mailboxes and `npm run admin -- org set-timezone` sets the reminders' time zone.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listCommunications } from '#db/communications';
 import { findSmsOptOut } from '#db/consent';
+import { DEFAULT_ORG_TIMEZONE, organizationTimezone } from '#db/orgs';
 import { OPT_OUT_REPLY } from '#domain/sms-keywords';
 import { writeRuntimeFile } from '#lib/local/runtime-file';
 import type { OutboxEntry } from '#lib/local/outbox';
 import { sendDealEmail } from '#use-cases/messaging/send-email';
 import { sendDealSms } from '#use-cases/messaging/send-sms';
+import { runCli } from '../support/cli.ts';
 import { startTestRuntime, type TestRuntime } from '../support/runtime-harness.ts';
 import { newDeal, newOrg } from '../support/webhook-receiver.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = createRequire(import.meta.url).resolve('tsx/cli');
 const PHONE = '+15125550143';
 
 let t: TestRuntime;
@@ -28,20 +26,7 @@ let org: Awaited<ReturnType<typeof newOrg>>;
 let dealId: string;
 
 /** Runs `bin/<script>.ts` as `npm run` would, with only the data directory in its environment. */
-function cli(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, `bin/${script}.ts`, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: t.rt.dataDir, NO_COLOR: '1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (script: string, args: string[]) => runCli(script, args, t.rt.dataDir);
 
 beforeAll(async () => {
   t = await startTestRuntime('cli');
@@ -143,4 +128,20 @@ describe('npm run admin -- mail-account', () => {
       [first.id, false],
     ]);
   }, 180_000);
+});
+
+describe('npm run admin -- org set-timezone', () => {
+  it('refuses a zone that is not IANA and an unknown organization; sets a known one, canonical case, for later reminders', async () => {
+    const bad = await cli('admin', ['org', 'set-timezone', '--org', org.orgId, '--timezone', 'Mountain Time']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--timezone must be an IANA time zone/);
+    const missing = await cli('admin', ['org', 'set-timezone', '--org', '00000000-0000-4000-8000-000000000000', '--timezone', 'America/Denver']);
+    expect(missing.code).toBe(2);
+    expect(await organizationTimezone(org.orgId)).toBe(DEFAULT_ORG_TIMEZONE);
+
+    const set = await cli('admin', ['org', 'set-timezone', '--org', org.orgId, '--timezone', 'america/denver']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ orgId: org.orgId, timezone: 'America/Denver' });
+    expect(await organizationTimezone(org.orgId)).toBe('America/Denver');
+  }, 120_000);
 });

@@ -5,9 +5,6 @@
  * organization, or one no partner provisioned, is 404 and never data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
@@ -16,6 +13,7 @@ import { createPartner, createPartnerKey } from '#db/partners';
 import { createTransaction } from '#db/transactions';
 import { writeRuntimeFile } from '#lib/local/runtime-file';
 import { storedMail } from '#lib/local/smtp-sink';
+import { runCli } from '../support/cli.ts';
 import { startTestRuntime, type TestRuntime } from '../support/runtime-harness.ts';
 import { assertConforms } from '../support/openapi-conformance.ts';
 import { handler as authorizer } from '#functions/partner-authorizer/handler';
@@ -23,8 +21,6 @@ import { localApiHandlers } from '#lib/local/group-handlers';
 import { revokeApiKey } from '#db/api-keys';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = createRequire(import.meta.url).resolve('tsx/cli');
 
 let t: TestRuntime;
 let partnerKey: string;
@@ -33,20 +29,7 @@ let otherPartnerKey: string;
 let partnerId: string;
 let plainOrg: Awaited<ReturnType<typeof createOrganization>>;
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, 'bin/admin.ts', ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: t.rt.dataDir, NO_COLOR: '1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli('admin', args, t.rt.dataDir);
 
 async function call(method: string, path: string, key?: string, body?: unknown) {
   const headers: Record<string, string> = {};
