@@ -1,6 +1,7 @@
 /**
  * Tenant isolation of list and search operations: org B's keys never see org A's data, even when asking
- * for it by address, status or id. Org B has data of its own so an empty answer cannot hide a leak.
+ * for it by address, status or id. Org B has data of its own so an empty answer cannot hide a leak. Every list read
+ * is made twice, with B's API key and with an OAuth access token of B's owner, and both must answer the same.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -11,6 +12,7 @@ import { DEFAULT_STATUS_VOCABULARY } from '#domain/statuses';
 import { setClock } from '#ports/clock';
 import { startTestApi, type TestApi, type TestOrg } from '../support/http-client.ts';
 import { createDeal, pinClock, postTask, putKeyDates } from './deal-fixtures.ts';
+import { mintAccessToken } from '../support/oauth-flow.ts';
 import type { Transaction } from '#db/transactions';
 
 let t: TestApi;
@@ -20,6 +22,7 @@ let dealA: Transaction;
 let dealB: Transaction;
 let taskA: string;
 let taskB: string;
+let bToken: string;
 
 beforeAll(async () => {
   t = await startTestApi();
@@ -32,20 +35,30 @@ beforeAll(async () => {
   taskA = (await postTask(t, a.keys.draft, dealA.id, { title: 'A secret task', dueDate: '2026-05-01' })).id;
   taskB = (await postTask(t, b.keys.draft, dealB.id, { title: 'B task', dueDate: '2026-05-02' })).id;
   await addUser(a.orgId, { email: 'teammate@a.test', firstName: 'Tea', lastName: 'Mate', role: 'agent' });
+  bToken = await mintAccessToken(t.baseUrl, b.orgId, b.ownerUserId, ['read']);
   // Org A configures a status of its own.
   await db().send(new PutCommand({ TableName: tableName(), Item: statusVocabularyItem(a.orgId, [...DEFAULT_STATUS_VOCABULARY, { name: 'Escrow Hold', category: 'pending', description: 'A only', cascade: [] }]) }));
 });
 afterAll(() => t.close());
 afterEach(() => setClock());
 
-const asB = async (path: string) => {
-  const r = await t.call('GET', path, { key: b.keys.read });
-  expect(r.status).toBe(200);
-  return r.body;
-};
 const leaks = (body: unknown) => {
   const text = JSON.stringify(body);
   return [dealA.id, taskA, a.orgId, 'Secret Garden', 'A secret task', 'teammate@a.test', 'Escrow Hold'].filter((s) => text.includes(s));
+};
+/**
+ * GET `path` as org B with its read key, then with B's OAuth token: the same answer (the key's is what each test
+ * checks for leaks).
+ * @param perCredential the answer describes the credential itself (usage): it must only not hold A's data
+ */
+const asB = async (path: string, perCredential = false) => {
+  const r = await t.call('GET', path, { key: b.keys.read });
+  expect(r.status).toBe(200);
+  const viaToken = await t.call('GET', path, { key: bToken });
+  expect(viaToken.status, viaToken.text).toBe(200);
+  if (perCredential) expect(leaks(viaToken.body)).toEqual([]);
+  else expect(viaToken.body).toEqual(r.body);
+  return r.body;
 };
 
 describe("org B never sees org A's data in lists", () => {
@@ -110,7 +123,7 @@ describe("org B never sees org A's data in lists", () => {
 
   it("getUsage: B's key reports only its own calls", async () => {
     for (let i = 0; i < 3; i++) await t.call('GET', '/api/v1/health', { key: a.keys.read });
-    const r = await asB('/api/v1/usage');
+    const r = await asB('/api/v1/usage', true);
     expect(r.data.topOperations.map((o: any) => o.operation)).not.toContain('getHealth');
     expect(r.keyId).not.toBe((await t.call('GET', '/api/v1/usage', { key: a.keys.read })).body.keyId);
   });
