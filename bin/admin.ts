@@ -17,6 +17,7 @@
  *   partner key-usage --partner PARTNER_ID --key-id KEY_ID --usage-key VALUE   (the partner stage's API Gateway API key
  *                     in its usage plan, which the stage's authorizer returns as usageIdentifierKey)
  *   oauth disconnect --user USER_ID --client CLIENT_ID   (revokes every token of that user and application)
+ *   oauth backfill-sign-in   (once, after upgrading a table from before OAuth: members get their sign-in email entry)
  *
  * Output is JSON on stdout; errors go to stderr with exit code 1 (usage) or 2 (not found).
  */
@@ -38,7 +39,8 @@ const USAGE = `usage:
   npm run admin -- partner key-create --partner PARTNER_ID --name NAME [--permissions read,actions]
   npm run admin -- partner key-revoke --partner PARTNER_ID --key-id KEY_ID
   npm run admin -- partner key-usage --partner PARTNER_ID --key-id KEY_ID --usage-key VALUE
-  npm run admin -- oauth disconnect --user USER_ID --client CLIENT_ID`;
+  npm run admin -- oauth disconnect --user USER_ID --client CLIENT_ID
+  npm run admin -- oauth backfill-sign-in`;
 
 const SCOPES: Scope[] = ['read', 'draft', 'actions'];
 
@@ -154,6 +156,7 @@ async function run(argv: string[]): Promise<unknown> {
       return { keyId, revoked: true };
     }
   }
+  if (noun === 'oauth' && verb === 'backfill-sign-in') return { membersUpdated: await orgs.backfillMemberEmailIndex() };
   if (noun === 'oauth' && verb === 'disconnect') {
     const { revokeUserClient } = await import('#use-cases/oauth');
     return { revokedGrants: await revokeUserClient(need('user'), need('client'), new Date()) };

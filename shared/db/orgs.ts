@@ -4,7 +4,8 @@
  * vocabulary and three starter keys (read / draft / actions) in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { gsi1, gsi2, orgPk } from '#db/keys';
 import { apiKeyItem, newKeyValue } from '#db/api-keys';
@@ -119,6 +120,47 @@ export async function membershipsByEmail(email: string): Promise<{ orgId: string
     new QueryCommand({ TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': gsi2.userByEmail(email) } }),
   );
   return (out.Items ?? []).map((i) => ({ orgId: i.orgId as string, user: { userId: i.userId, email: i.email, firstName: i.firstName ?? null, lastName: i.lastName ?? null, role: i.role, createdAt: i.createdAt } }));
+}
+
+/**
+ * Gives member items written before OAuth sign-in existed their GSI2 email entry (without it the person cannot sign
+ * in: `membershipsByEmail` does not find them). A paged Scan for member items lacking `GSI2PK`; each is updated on
+ * condition that it still exists and still lacks it, so a member removed or rewritten meanwhile is left alone. Safe
+ * to run again: a second run finds nothing.
+ * @returns how many member items were updated
+ */
+export async function backfillMemberEmailIndex(): Promise<number> {
+  let updated = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: 'entity = :user AND attribute_not_exists(GSI2PK)',
+        ExpressionAttributeValues: { ':user': 'User' },
+        ProjectionExpression: 'PK, SK, orgId, email',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      try {
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { PK: item.PK, SK: item.SK },
+            UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
+            ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(GSI2PK)',
+            ExpressionAttributeValues: { ':pk': gsi2.userByEmail(item.email as string), ':sk': orgPk(item.orgId as string) },
+          }),
+        );
+        updated++;
+      } catch (err) {
+        if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      }
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return updated;
 }
 
 /** Removes a member (their OAuth tokens then get 401: membership is re-read on every call). @returns false when absent */
