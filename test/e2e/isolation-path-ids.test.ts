@@ -1,7 +1,8 @@
 /**
  * Tenant isolation of every implemented operation that takes a resource id, in its path or as an `...Id` query
  * parameter (spec "Tenant isolation"): org B's actions key, and an OAuth access token of org B's owner, on org A's ids
- * answer 404 `not_found` exactly like a random id, and org A's resources are unchanged afterwards. (A partner key is
+ * answer 404 `not_found` exactly like a random id, and nothing is stored: the whole table (org A's resources and
+ * outbox events included) and the stored files are compared before and after each case, as fuzz-edge does. (A partner key is
  * refused with 401 on all of these routes; the partner operations' own isolation, another partner's or an unowned
  * organization → 404, is in partner-orgs.test.ts.) The cases are derived from the registry: each
  * operation is called with its own module's `example` request and ids from the fixture below by parameter name,
@@ -25,6 +26,7 @@ import { addRecipient } from '#db/disclosures';
 import { recordSubmission } from '#db/form-submissions';
 import { SYSTEM_FORMS } from '#domain/intake-forms';
 import { mintAccessToken } from '../support/oauth-flow.ts';
+import { snapshot, snapshotDiff } from '../support/table-snapshot.ts';
 
 interface Ids {
   transactionId: string;
@@ -100,31 +102,6 @@ let s3: TestS3;
 let a: TestOrg;
 let b: TestOrg;
 let ids: Ids;
-
-/** Everything org A can see of its resources, read with `key` (one of org A's). */
-async function snapshotA(key: string) {
-  const get = async (path: string) => {
-    const r = await t.call('GET', path, { key });
-    expect(r.status).toBe(200);
-    return r.body;
-  };
-  return {
-    deal: await get(`/api/v1/transactions/${ids.transactionId}`),
-    comments: await get(`/api/v1/tasks/${ids.taskId}/comments`),
-    tasks: await get('/api/v1/tasks'),
-    documents: await get(`/api/v1/transactions/${ids.transactionId}/documents`),
-    document: await get(`/api/v1/documents/${ids.documentId}`),
-    job: await get(`/api/v1/extractions/${ids.jobId}`),
-    webhook: await get(`/api/v1/webhooks/${ids.webhookId}`),
-    contact: await get(`/api/v1/contacts/${ids.contactId}`),
-    communications: await get(`/api/v1/transactions/${ids.transactionId}/communications`),
-    conversation: await get(`/api/v1/conversations/${ids.threadId}/messages`),
-    scheduled: await get(`/api/v1/transactions/${ids.transactionId}/scheduled-messages`),
-    proposal: await get(`/api/v1/proposals/${ids.proposalId}`),
-    template: await get(`/api/v1/email-templates/${ids.emailTemplateId}`),
-    events: (await outboxEvents(a.orgId)).map((e) => e.eventId).sort(),
-  };
-}
 
 /** A fresh key of `org` with every scope: each case has its own rate-limit windows, however many cases there are. */
 const keyOf = async (org: TestOrg) => (await createApiKey({ orgId: org.orgId, userId: org.ownerUserId, name: 'isolation', scopes: ['read', 'draft', 'actions'] })).value;
@@ -235,16 +212,17 @@ describe('tenant isolation of operations with a resource id', () => {
     expect(unknown, 'add these parameter names to ID_OF').toEqual([]);
   });
 
-  it.each(CASES.map((op) => [op.operationId, op] as const))("%s: org B gets the random-id 404 on org A's resource, and A is unchanged", async (_name, op) => {
+  it.each(CASES.map((op) => [op.operationId, op] as const))("%s: org B gets the random-id 404 on org A's resource, and nothing is stored", async (_name, op) => {
     const [aKey, bKey] = [await keyOf(a), await keyOf(b)];
-    const before = await snapshotA(aKey);
+    // The second credential type: an OAuth access token of org B's owner (its own grant, so its own rate windows).
+    const bToken = await mintAccessToken(t.baseUrl, b.orgId, b.ownerUserId);
     const random = Object.fromEntries(Object.keys(ids).map((k) => [k, randomUUID()])) as unknown as Ids;
-
     const own = requestOf(op, ids);
-    const foreign = await t.call(op.method, own.path, { key: bKey, body: own.body });
     const other = requestOf(op, random);
-    const unknown = await t.call(op.method, other.path, { key: bKey, body: other.body });
+    const before = await snapshot();
 
+    const foreign = await t.call(op.method, own.path, { key: bKey, body: own.body });
+    const unknown = await t.call(op.method, other.path, { key: bKey, body: other.body });
     expect(foreign.status, foreign.text).toBe(404);
     expect(foreign.body.error.code).toBe('not_found');
     expect(unknown.status).toBe(404);
@@ -252,16 +230,16 @@ describe('tenant isolation of operations with a resource id', () => {
     expect(foreign.text).not.toContain(ids.transactionId);
     expect(foreign.text).not.toContain('100 Private');
 
-    // The second credential type: an OAuth access token of org B's owner.
-    const bToken = await mintAccessToken(t.baseUrl, b.orgId, b.ownerUserId);
     const viaToken = await t.call(op.method, own.path, { key: bToken, body: own.body });
     expect(viaToken.status, viaToken.text).toBe(404);
     expect(viaToken.body).toEqual(unknown.body);
 
+    // Nothing anywhere changed: every item of the table (org A's and B's, outbox events included) and every stored
+    // file, but the credentials' own per-request counters (test/support/table-snapshot.ts).
+    expect(snapshotDiff(before, await snapshot())).toEqual([]);
+
     // The same call with org A's own key succeeds, so the 404 above is isolation, not a broken route.
     if (op.method === 'GET') expect((await t.call(op.method, own.path, { key: aKey })).status).toBe(200);
-
-    expect(await snapshotA(aKey)).toEqual(before);
   });
 
   it('org B wrote no events and no data about org A', async () => {

@@ -1,15 +1,16 @@
 /**
  * What a request stored: a consistent scan of the test table and the list of stored files, minus what the
- * request pipeline writes for every request by design (the key's rate-limit counters on its `ApiKey` item,
- * `UsageDay` items when a window rolls over, and `Idempotency` records, which store 4xx answers too).
+ * request pipeline writes for every request by design (the credential's rate-limit counters on its `ApiKey` item,
+ * or on its `OAuthGrant` item for an access token, `UsageDay` items when a window rolls over, and `Idempotency`
+ * records, which store 4xx answers too).
  */
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { documentsBucket, s3 } from '#ports/blob-store';
 
-/** Entities the pipeline writes on every request, refused or not (shared/db/api-keys.ts, usage.ts, idempotency.ts). */
-export const PIPELINE_ENTITIES: ReadonlySet<string> = new Set(['ApiKey', 'UsageDay', 'Idempotency']);
+/** Entities the pipeline writes on every request, refused or not (shared/db/api-keys.ts, oauth.ts, usage.ts, idempotency.ts). */
+export const PIPELINE_ENTITIES: ReadonlySet<string> = new Set(['ApiKey', 'OAuthGrant', 'UsageDay', 'Idempotency']);
 
 /**
  * Every stored item (but pipeline entities) as sorted JSON lines, and every stored file key.
