@@ -2,7 +2,8 @@
  * TREC 20-18 end to end on scans: image-only copies of two labelled fixtures (every page a picture, no text
  * layer) read by the local OCR adapter with tesseract.js, then extracted. OCR is slow (about 4 s of CPU per
  * page, 11 pages per contract), so only two value sets run here — financedPurchase and twoBuyers, the ones with
- * the most checkboxes and parties; the text-layer test covers every value set. Asserts at least 90% of fields
+ * the most checkboxes and parties (`IMAGE_VALUE_SETS`); the text-layer test covers every value set. The image-only
+ * copies come from the fixture disk cache when trec-fixtures.test.ts rendered them first in the run. Asserts at least 90% of fields
  * exact per contract and prints a per-field accuracy table.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,9 +12,8 @@ import { extractContract } from '#domain/extraction/extract';
 import { compareFields, formatAccuracyTable, scoreComparisons, type FieldComparison } from '#domain/extraction/accuracy';
 import { REQUIRED_FIELDS } from '#domain/extraction/fields';
 import { buildFixture } from '../fixtures/trec/build-fixtures.ts';
-import { expectedFields, type ValueSetName } from '../fixtures/trec/value-sets.ts';
+import { expectedFields, IMAGE_VALUE_SETS } from '../fixtures/trec/value-sets.ts';
 
-const IMAGE_SETS: ValueSetName[] = ['financedPurchase', 'twoBuyers'];
 const compared: Record<string, FieldComparison[]> = {};
 
 afterAll(async () => {
@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('TREC 20-18 image-only fixtures → tesseract → fields', () => {
-  it.each(IMAGE_SETS)(
+  it.each(IMAGE_VALUE_SETS)(
     '%s: recognized, ≥ 90% of fields exact, required fields read',
     async (name) => {
       const fx = await buildFixture(name);

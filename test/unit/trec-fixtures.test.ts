@@ -2,7 +2,7 @@
  * TREC 20-18 test fixtures (test/fixtures/trec): the field map matches the official blank, every value set is
  * consistent and its expectations are derived as documented, and each filled fixture is what extraction tests
  * need — 11 pages, no AcroForm fields left, every value in the text layer on its page and inside its blank —
- * while the image-only copy has 11 pages of pictures and no text layer at all.
+ * while the image-only copies the OCR tests read (`IMAGE_VALUE_SETS`) have 11 pages of pictures and no text layer.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,10 +25,13 @@ import {
   yearTwoDigits,
   type BlankField,
 } from '../fixtures/trec/fill.ts';
-import { VALUE_SETS, VALUE_SET_NAMES, checkConsistency, expectedFields, type ValueSetName } from '../fixtures/trec/value-sets.ts';
+import { IMAGE_VALUE_SETS, VALUE_SETS, VALUE_SET_NAMES, checkConsistency, expectedFields, type ValueSetName } from '../fixtures/trec/value-sets.ts';
 import { buildFixture, clearFixtureMemoryCache, type TrecFixture } from '../fixtures/trec/build-fixtures.ts';
 
-/** Low resolution keeps image rendering ~1.5 s per 11-page document. */
+/**
+ * The per-set checks build fresh (no disk cache) and read only the text layer; a dpi of their own keeps those builds
+ * apart from the cached image-only copies below (fixtures are memoized per name and dpi).
+ */
 const TEST_DPI = 72;
 
 interface PageText {
@@ -257,6 +260,14 @@ describe.each(VALUE_SET_NAMES)('TREC 20-18 fixture %s', (name: ValueSetName) => 
       expect(drawn.length, `p${page}`).toBe(planned.length);
       for (const r of planned) expect(drawn.some((g) => inBox(g, r))).toBe(true);
     }
+  });
+});
+
+describe.each(IMAGE_VALUE_SETS)('TREC 20-18 image-only copy of %s (the one the OCR tests read)', (name: ValueSetName) => {
+  let fx: TrecFixture;
+  beforeAll(async () => {
+    // The default dpi and the disk cache: the very copy extraction-trec-image.test.ts OCRs, rendered once per run.
+    fx = await buildFixture(name);
   });
 
   it('has an image-only copy: 11 letter pages of pictures, no text layer', async () => {
