@@ -13,7 +13,7 @@ export default defineOperation({
   summary: "The deal's intake-form links.",
   schemas: () => ({ path: uuidPath('transactionId') }),
   response: formLinksResponse,
-  responseDescription: 'One link per intake form of the deal\'s side. Only a link\'s hash is stored, so each read issues fresh links; earlier ones keep working until they expire (30 days).',
+  responseDescription: 'One link per intake form of the deal\'s side. Only a link\'s hash is stored, so each read issues fresh links; earlier ones keep working until they expire (30 days) or are revoked with DELETE.',
   /** `{transactionId, data: [{formId, formName, formPurpose, url, expiresAt}]}`. */
   handler: async ({ path }, { principal, now, event }) => {
     const { links } = await issueFormLinks(principal, path.transactionId, publicBaseUrl(event.requestContext.domainName), now);

@@ -4,10 +4,15 @@
  * token (256 bits, base64url); only its SHA-256 is stored: `PK = PAGE#<sha256(token)>`, `SK = PAGE`, carrying
  * `orgId` and what the link opens, expiring by TTL one day after `expiresAt`. What the link opens decides the rest
  * (a revoked disclosure recipient, a deleted deal): the link only names it.
+ *
+ * Revoking a deal's portal or form links: since no token is stored, a revocation is a watermark in the deal's item
+ * collection (`PK = ORG#<orgId>#TXN#<id>`, `SK = LINKS#portal` or `LINKS#form`, `revokedAt`); a link of that kind
+ * issued at or before it no longer opens. Links issued later (the next `GET`) work.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
+import { txnPk } from '#db/keys';
 
 /** What a page link opens. */
 export type PageTarget =
@@ -30,8 +35,28 @@ export async function createPageLink(token: string, link: PageLink): Promise<voi
   await db().send(new PutCommand({ TableName: tableName(), Item: { ...key(token), entity: 'PageLink', ...link, ttl }, ConditionExpression: 'attribute_not_exists(PK)' }));
 }
 
+/** The kinds of link a deal issues (and revokes) as a whole. */
+export type DealLinkKind = 'portal' | 'form';
+
+const revocationKey = (orgId: string, transactionId: string, kind: DealLinkKind) => ({ PK: txnPk(orgId, transactionId), SK: `LINKS#${kind}` });
+
 /**
- * The live link of `token`, or undefined when the token is malformed, unknown or expired.
+ * The `Put` that revokes every `kind` link of the deal issued at or before `now` (for the transaction that also
+ * records the activity).
+ */
+export function pageLinkRevocationPut(orgId: string, transactionId: string, kind: DealLinkKind, now: Date) {
+  return { Put: { TableName: tableName(), Item: { ...revocationKey(orgId, transactionId, kind), entity: 'PageLinkRevocation', orgId, transactionId, kind, revokedAt: now.toISOString() } } };
+}
+
+/** When the deal's `kind` links were last revoked (ISO time), or null. A consistent read: revocation is immediate. */
+export async function pageLinksRevokedAt(orgId: string, transactionId: string, kind: DealLinkKind): Promise<string | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: revocationKey(orgId, transactionId, kind), ConsistentRead: true }));
+  return (out.Item?.revokedAt as string | undefined) ?? null;
+}
+
+/**
+ * The live link of `token`, or undefined when the token is malformed, unknown, expired or revoked (a portal or form
+ * link issued at or before its deal's revocation).
  * @param kind the kind the route serves: a token of another kind is unknown here
  */
 export async function findPageLink<K extends PageTarget['kind']>(token: string, kind: K, now: Date): Promise<Extract<PageLink, { kind: K }> | undefined> {
@@ -40,5 +65,9 @@ export async function findPageLink<K extends PageTarget['kind']>(token: string, 
   const item = out.Item;
   if (!item || item.kind !== kind || Date.parse(item.expiresAt) <= now.getTime()) return undefined;
   const { PK: _pk, SK: _sk, entity: _e, ttl: _ttl, ...link } = item;
+  if (link.kind === 'portal' || link.kind === 'form') {
+    const revokedAt = await pageLinksRevokedAt(link.orgId, link.transactionId, link.kind);
+    if (revokedAt && link.createdAt <= revokedAt) return undefined;
+  }
   return link as Extract<PageLink, { kind: K }>;
 }

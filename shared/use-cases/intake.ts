@@ -2,10 +2,13 @@
  * A deal's links for its client: the intake forms (`GET /transactions/{id}/form-links`), the intake-progress
  * snapshot (`GET .../intake-status`) and the client portal (`GET .../portal-link`). Only a link token's hash is
  * stored, so a link's URL can be shown only when it is issued: each read issues fresh links, and the ones issued
- * before keep working until they expire (README "Pages for clients").
+ * before keep working until they expire or are revoked (`DELETE .../portal-link`, `DELETE .../form-links`: every
+ * link of that kind issued so far stops working; README "Pages for clients").
  */
 import { getTransactionHead, type Transaction } from '#db/transactions';
-import { createPageLink, newPageToken, type PageTarget } from '#db/page-links';
+import { createPageLink, newPageToken, pageLinkRevocationPut, type DealLinkKind, type PageTarget } from '#db/page-links';
+import { activityPut } from '#db/activity';
+import { transactWrite } from '#db/transact';
 import { listSubmissions } from '#db/form-submissions';
 import { formsForSide, type FormDefinition } from '#domain/intake-forms';
 import type { Actor } from '#events/outbox';
@@ -88,4 +91,30 @@ export async function issuePortalLink(actor: Actor, transactionId: string, baseU
   await getTransactionHead(actor.orgId, transactionId);
   const { token, expiresAt } = await issue(actor, { kind: 'portal', transactionId }, PORTAL_LINK_DAYS, now);
   return { transactionId, url: `${baseUrl}/p/${token}`, expiresAt, active: true };
+}
+
+/** What revoking a deal's links answers. */
+export interface LinkRevocation {
+  transactionId: string;
+  kind: DealLinkKind;
+  /** Links of this kind issued at or before this time (ISO) no longer open; the next `GET` issues a working one. */
+  revokedAt: string;
+}
+
+const REVOKED_SUMMARY: Record<DealLinkKind, string> = {
+  portal: 'Client-portal links revoked',
+  form: 'Intake-form links revoked',
+};
+
+/**
+ * Revokes every client-portal (`portal`) or intake-form (`form`) link of the deal issued so far, at once (the next
+ * page request gets the plain 404), and records it in the deal's activity. Idempotent: revoking again moves the
+ * watermark and revokes nothing more.
+ * @throws NotFound when the deal is absent or another organization's
+ */
+export async function revokeDealLinks(actor: Actor, transactionId: string, kind: DealLinkKind, now: Date): Promise<LinkRevocation> {
+  await getTransactionHead(actor.orgId, transactionId);
+  const { put } = activityPut(actor.orgId, { transactionId, type: `${kind}_links_revoked`, summary: REVOKED_SUMMARY[kind], details: null, userId: actor.userId }, now);
+  await transactWrite([pageLinkRevocationPut(actor.orgId, transactionId, kind, now), put]);
+  return { transactionId, kind, revokedAt: now.toISOString() };
 }

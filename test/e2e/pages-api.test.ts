@@ -1,8 +1,8 @@
 /**
  * Issue 12 over HTTP against the full local runtime: disclosure packages (all 7 operations, the share email, the
  * recipient page's 404 after revoke), intake forms (form, links, a submission posted as a browser posts it,
- * submissions, intake status), the portal link, notifications derived from the events, and device registration with
- * push recorded in the local sink. Every JSON response is checked against the OpenAPI document (`apiClient`).
+ * submissions, intake status), the portal link, revoking the portal and form links (designed here), notifications
+ * derived from the events, and device registration with push recorded in the local sink. Every JSON response is checked against the OpenAPI document (`apiClient`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -140,6 +140,44 @@ describe('intake forms, portal, notifications, devices', () => {
     expect(html).not.toContain('<form');
     expect((await fetch(link.url.replace(/.$/, (c: string) => (c === 'A' ? 'B' : 'A')))).status).toBe(404);
     expect((await api.call('GET', `/api/v1/transactions/${dealId}/portal-link`, { key: other.keys.read })).status).toBe(404);
+  });
+
+  it('revokes the portal and form links at once (the plain 404, nothing stored); links issued later work', async () => {
+    const portalUrl = (await api.ok('GET', `/api/v1/transactions/${dealId}/portal-link`, { key: org.keys.read })).data.url;
+    const [formLink] = (await api.ok('GET', `/api/v1/transactions/${dealId}/form-links`, { key: org.keys.read })).data;
+    expect((await fetch(portalUrl)).status).toBe(200);
+    const plain404 = await (await fetch(portalUrl.replace(/\/p\/.*/, `/p/${'A'.repeat(43)}`))).text();
+
+    // Another organization cannot revoke (404), nor a key without the actions scope (403); the links still open.
+    expect((await api.call('DELETE', `/api/v1/transactions/${dealId}/portal-link`, { key: other.keys.actions })).status).toBe(404);
+    expect((await api.call('DELETE', `/api/v1/transactions/${dealId}/portal-link`, { key: org.keys.draft })).status).toBe(403);
+    expect((await fetch(portalUrl)).status).toBe(200);
+
+    const revoked = (await api.ok('DELETE', `/api/v1/transactions/${dealId}/portal-link`, { key: org.keys.actions })).data;
+    expect(revoked).toMatchObject({ transactionId: dealId, kind: 'portal' });
+    const gone = await fetch(portalUrl);
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toBe(plain404);
+    expect((await api.ok('DELETE', `/api/v1/transactions/${dealId}/portal-link`, { key: org.keys.actions })).data.kind).toBe('portal');
+    const fresh = (await api.ok('GET', `/api/v1/transactions/${dealId}/portal-link`, { key: org.keys.read })).data.url;
+    expect(fresh).not.toBe(portalUrl);
+    expect((await fetch(fresh)).status).toBe(200);
+    // The form links are a kind of their own: the portal's revocation left them working.
+    expect((await fetch(formLink.url)).status).toBe(200);
+
+    const subsBefore = (await api.ok('GET', `/api/v1/form-submissions?transactionId=${dealId}`, { key: org.keys.read })).data.length;
+    expect((await api.ok('DELETE', `/api/v1/transactions/${dealId}/form-links`, { key: org.keys.actions })).data).toMatchObject({ transactionId: dealId, kind: 'form' });
+    expect((await fetch(formLink.url)).status).toBe(404);
+    const posted = await postForm(formLink.url, { fullName: 'Late Client', email: 'late@example.com', financing: 'Cash' });
+    expect(posted.status).toBe(404);
+    expect(await posted.text()).toBe(plain404);
+    expect((await api.ok('GET', `/api/v1/form-submissions?transactionId=${dealId}`, { key: org.keys.read })).data).toHaveLength(subsBefore);
+    const [newForm] = (await api.ok('GET', `/api/v1/transactions/${dealId}/form-links`, { key: org.keys.read })).data;
+    expect((await fetch(newForm.url)).status).toBe(200);
+    expect((await fetch(fresh)).status).toBe(200);
+
+    const activity = (await api.ok('GET', `/api/v1/transactions/${dealId}`, { key: org.keys.read })).data.recentActivity.map((a: any) => a.type);
+    expect(activity).toEqual(expect.arrayContaining(['portal_links_revoked', 'form_links_revoked']));
   });
 
   it('notifies every member of a submission, with unread counts, and pushes to registered devices', async () => {

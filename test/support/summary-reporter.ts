@@ -1,6 +1,7 @@
 /**
  * Vitest reporter that ends the run with one plain line, `N passed, N failed` (CI reads it). A test file
- * that fails to load, and an unhandled error, each count as one failure. Before it, the ten slowest files (their
+ * that fails without a failed test (it does not load, or a `beforeAll`/`afterAll` hook fails, which leaves its tests
+ * skipped), and an unhandled error, each count as one failure. Before it, the ten slowest files (their
  * tests and hooks, seconds), to keep the suite within its 10-minute budget.
  */
 import type { Reporter, TestModule } from 'vitest/node';
@@ -11,15 +12,14 @@ export default class SummaryReporter implements Reporter {
     let failed = unhandledErrors.length;
     let skipped = 0;
     for (const mod of testModules) {
-      let count = 0;
+      let failedHere = 0;
       for (const test of mod.children.allTests()) {
-        count++;
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
-      if (count === 0 && mod.state() === 'failed') failed++;
+      failed += failedHere || (mod.state() === 'failed' ? 1 : 0);
     }
     const slowest = [...testModules]
       .map((m) => ({ file: m.relativeModuleId, seconds: m.diagnostic().duration / 1000 }))

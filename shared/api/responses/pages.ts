@@ -156,6 +156,8 @@ export const intakeStatusResponse = () =>
     }),
   );
 
+export const linkRevocationResponse = () => dataOf(z.object({ transactionId: id(), kind: z.enum(['portal', 'form']), revokedAt: timestamp() }));
+
 export const portalLinkResponse = () => dataOf(z.object({ transactionId: id(), url: z.string(), expiresAt: timestamp(), active: z.boolean() }));
 
 export const Notification = resource(
