@@ -3,6 +3,7 @@
  * subscribed to every event: a client fills in an intake form (a bad email first: the page shows the error and keeps
  * what was typed), opens the client portal, and a disclosure recipient opens the link from their email and
  * acknowledges; `form.submission_received` and `disclosure.recipient_viewed` reach the webhook receiver, signed.
+ * Revoked, the disclosure link and the portal link each show the plain 404 page.
  * No page runs a script or breaks its CSP, and no page's source holds its link's token.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,7 +68,7 @@ describe('public pages in a browser', () => {
     expect(event.body.data).toMatchObject({ transactionId: dealId, formPurpose: 'buyer_intake', submissionId: status.forms[0].latestSubmissionId });
   });
 
-  it('a recipient opens the disclosure from the email and acknowledges; revoked, the link is a plain 404', { timeout: 60_000 }, async () => {
+  it('a recipient opens the disclosure from the email and acknowledges; revoked, it and the portal link are a plain 404', { timeout: 60_000 }, async () => {
     const up = await h.api.ok('POST', '/api/v1/documents', { key: h.org.keys.draft, body: { fileName: 'sellers-disclosure.pdf', contentBase64: pdfBytes('sd').toString('base64'), transactionId: dealId, extract: false } });
     await until('upload stored', async () => (await h.api.ok('GET', `/api/v1/documents/${up.data.documentId}`, { key: h.org.keys.read })).data.uploadState === 'uploaded', 10_000);
     const pkg = (await h.api.ok('POST', '/api/v1/disclosure-packages', { key: h.org.keys.actions, body: { name: 'Seller disclosures', coverMessage: 'Please review before the option period ends.', transactionId: dealId, documentIds: [up.data.documentId], requireAck: true } })).data;
@@ -102,6 +103,13 @@ describe('public pages in a browser', () => {
     const res = await page.goto(url);
     expect(res?.status()).toBe(404);
     expect(await page.locator('h1').textContent()).toBe('This link is not available');
+
+    // The client portal, revoked (designed here: DELETE .../portal-link): reloading it shows the same plain 404.
+    await h.api.ok('DELETE', `/api/v1/transactions/${dealId}/portal-link`, { key: h.org.keys.actions });
+    const revokedPortal = await page.goto(portal.url);
+    expect(revokedPortal?.status()).toBe(404);
+    expect(await page.locator('h1').textContent()).toBe('This link is not available');
+    expect(await page.locator('main').textContent()).not.toContain('1 Hook St');
     expect(problems).toEqual([]);
   });
 });
