@@ -15,7 +15,7 @@ export default defineOperation({
   response: () => dataOf(Task),
   schemas: () => ({ path: uuidPath('taskId'), body: z.object({ assigneeUserId: z.nullable(uuid()) }) }),
   example: { body: { assigneeUserId: null } },
-  handler: async ({ path, body }, { principal }) => ({
-    body: { data: await assignTask(principal, path.taskId, body.assigneeUserId) },
+  handler: async ({ path, body }, { principal, now }) => ({
+    body: { data: await assignTask(principal, path.taskId, body.assigneeUserId, now) },
   }),
 });

@@ -19,6 +19,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { listWebhooks, wantsEvent, type WebhookSubscription } from '#db/webhooks';
 import { claimDelivery, type DeliveryMessage } from '#db/webhook-deliveries';
 import type { EventEnvelope } from '#events/outbox';
+import { isInternalEvent } from '#events/catalog';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
 import { logger, metrics, observedHandler } from '#observability/powertools';
 import { notifyFromEvent } from '#use-cases/notify';
@@ -33,6 +34,7 @@ export function envelopeOf(record: DynamoDBRecord): EventEnvelope | undefined {
 /** Subscriptions that receive `envelope`. */
 export function recipients(subs: WebhookSubscription[], envelope: EventEnvelope): WebhookSubscription[] {
   if (envelope.eventType === 'webhook.test') return subs.filter((s) => s.id === envelope.data.subscriptionId);
+  if (isInternalEvent(envelope.eventType)) return [];
   return subs.filter((s) => s.isActive && wantsEvent(s, envelope.eventType));
 }
 

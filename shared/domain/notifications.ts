@@ -1,7 +1,8 @@
 /**
  * Which domain events become notifications for the team, for whom, and in what words. Derived in one place from the
- * outbox (functions/webhook-fanout), so every producer feeds them: a form submitted and a disclosure viewed notify
- * every member; a task created with an assignee notifies the assignee (unless they created it themselves).
+ * outbox (functions/webhook-fanout), so every producer feeds them: a form submitted, a disclosure viewed and an
+ * inbound reply on a deal notify every member; a task created with an assignee, or assigned later, notifies the
+ * assignee (unless they did it themselves).
  */
 import type { EventEnvelope } from '#events/outbox';
 
@@ -26,10 +27,16 @@ export function notificationFor(e: EventEnvelope): NotificationDraft | undefined
       return { type: e.eventType, title: 'Intake form submitted', body: `A client submitted the ${String(d.formPurpose ?? 'intake').replace(/_/g, ' ')} form.`, transactionId, to: 'all' };
     case 'disclosure.recipient_viewed':
       return { type: e.eventType, title: 'Disclosure viewed', body: `${str(d.email) ?? 'A recipient'} opened the disclosure package.`, transactionId, to: 'all' };
-    case 'task.created': {
+    case 'task.created':
+    case 'task.assigned': {
       const assignee = str(d.assigneeUserId);
       if (!assignee || assignee === e.userId) return undefined;
       return { type: 'task.assigned', title: 'Task assigned to you', body: `${str(d.title) ?? 'A task'}${str(d.dueDate) ? ` (due ${String(d.dueDate).slice(0, 10)})` : ''}`, transactionId, to: [assignee] };
+    }
+    case 'message.received': {
+      const by = d.channel === 'sms' ? 'text' : 'email';
+      const subject = str(d.subject);
+      return { type: e.eventType, title: `Reply by ${by}`, body: `${str(d.fromName) ?? str(d.from) ?? 'A party'} replied${subject ? `: ${subject}` : '.'}`, transactionId, to: 'all' };
     }
     default:
       return undefined;

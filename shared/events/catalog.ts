@@ -16,4 +16,18 @@ export const EVENT_TYPES = {
   'webhook.test': 'POST /api/v1/webhooks/{id}/test is called.',
 } as const;
 
-export type EventType = keyof typeof EVENT_TYPES;
+/**
+ * Events the outbox carries for the team's notifications only: not in the spec's catalog, so no webhook delivers
+ * them and `GET /webhook-events` does not list them (fan-out gives them no subscription, even one to `*`).
+ */
+export const INTERNAL_EVENT_TYPES = {
+  'task.assigned': 'An existing task is assigned to a member (POST /tasks/{taskId}/assign).',
+  'message.received': 'An inbound email or text reply is threaded to a deal.',
+} as const;
+
+export type WebhookEventType = keyof typeof EVENT_TYPES;
+export type InternalEventType = keyof typeof INTERNAL_EVENT_TYPES;
+export type EventType = WebhookEventType | InternalEventType;
+
+/** True for an event webhooks never deliver. */
+export const isInternalEvent = (eventType: string): eventType is InternalEventType => Object.hasOwn(INTERNAL_EVENT_TYPES, eventType);

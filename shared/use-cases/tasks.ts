@@ -62,13 +62,18 @@ export async function createTask(actor: Actor, transactionId: string, input: New
 }
 
 /**
- * Assigns (or, with null, unassigns) a task.
+ * Assigns (or, with null, unassigns) a task; a new assignee gets a notification (internal event `task.assigned`).
  * @throws NotFound for a missing task; InvalidInput for an assignee who is not a member
  */
-export async function assignTask(actor: Actor, taskId: string, assigneeUserId: string | null): Promise<Task> {
+export async function assignTask(actor: Actor, taskId: string, assigneeUserId: string | null, now = new Date()): Promise<Task> {
   const task = await getTask(actor.orgId, taskId);
   if (assigneeUserId) await assertMember(actor.orgId, assigneeUserId);
-  await transactWrite([assignTaskUpdate(actor.orgId, task, assigneeUserId)], () => new NotFound('Task'));
+  // A new assignee is told (an internal event: notifications only, no webhook); re-assigning the same one is not news.
+  const assigned =
+    assigneeUserId && assigneeUserId !== task.assigneeUserId
+      ? [outboxPut(actor, 'task.assigned', { taskId, transactionId: task.transactionId, title: task.title, dueDate: task.dueDate, assigneeUserId, previousAssigneeUserId: task.assigneeUserId }, now)]
+      : [];
+  await transactWrite([assignTaskUpdate(actor.orgId, task, assigneeUserId), ...assigned], () => new NotFound('Task'));
   return { ...task, assigneeUserId };
 }
 

@@ -70,6 +70,9 @@ describe('conversations', () => {
     const last = page.body.data.at(-1);
     expect(last).toMatchObject({ direction: 'inbound', status: 'received', bodyText: 'Got it, thanks!', contactId: buyerId, threadId });
     expect((await thread()).at(-1).id).toBe(last.id);
+    // The team hears of it (an internal event: notifications only).
+    const note = await until('the reply notification', async () => (await h.ok('GET', '/api/v1/notifications?limit=5', { key: org.keys.read })).find((n: any) => n.type === 'message.received'), 10_000);
+    expect(note).toMatchObject({ title: 'Reply by text', body: 'Maria Delgado replied.', transactionId: dealId, readAt: null });
   });
 
   it('refuses a missing text or recipient, an unlinked contact and a landline-like number (422)', async () => {

@@ -201,5 +201,16 @@ describe('intake forms, portal, notifications, devices', () => {
     const pushes = await until('the push', () => (existsSync(sink) ? readFileSync(sink, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []).filter((p) => p.deviceId === device.data.deviceId).at(0), 10_000);
     expect(pushes).toMatchObject({ title: 'Intake form submitted', platform: 'ios' });
     expect((await api.ok('GET', '/api/v1/notifications', { key: other.keys.read })).data).toEqual([]);
+
+    // A task assigned to the member later notifies them (an internal event, never a webhook); assigning it to the
+    // same member again does not.
+    const task = (await api.ok('POST', `/api/v1/transactions/${dealId}/tasks`, { key: org.keys.draft, body: { title: 'Order the survey', dueDate: '2026-12-05T00:00:00Z' } })).data;
+    const assignedBefore = (await api.ok('GET', '/api/v1/notifications?limit=100', { key: memberKey })).data.filter((n: any) => n.type === 'task.assigned').length;
+    await api.ok('POST', `/api/v1/tasks/${task.id}/assign`, { key: org.keys.draft, body: { assigneeUserId: member.userId } });
+    await api.ok('POST', `/api/v1/tasks/${task.id}/assign`, { key: org.keys.draft, body: { assigneeUserId: member.userId } });
+    const assigned = await until('the assignment notification', async () => (await api.ok('GET', '/api/v1/notifications?limit=100', { key: memberKey })).data.find((n: any) => n.type === 'task.assigned'), 10_000);
+    expect(assigned).toMatchObject({ title: 'Task assigned to you', body: 'Order the survey (due 2026-12-05)', transactionId: dealId });
+    await until('the push of it', () => (existsSync(sink) ? readFileSync(sink, 'utf8') : '').includes('Order the survey') || undefined, 10_000);
+    expect((await api.ok('GET', '/api/v1/notifications?limit=100', { key: memberKey })).data.filter((n: any) => n.type === 'task.assigned')).toHaveLength(assignedBefore + 1);
   });
 });

@@ -9,6 +9,9 @@ import 'aws-sdk-client-mock-vitest/extend';
 import { CreatePlatformEndpointCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { findForm, formsForSide, SYSTEM_FORMS, validateSubmission } from '#domain/intake-forms';
 import { notificationFor } from '#domain/notifications';
+import { EVENT_TYPES } from '#events/catalog';
+import type { WebhookSubscription } from '#db/webhooks';
+import { recipients } from '#functions/webhook-fanout/handler';
 import type { EventEnvelope } from '#events/outbox';
 import { snsPush } from '#ports/push/aws';
 import { CSP, esc, html, notFound, page } from '#functions/public-links/pages/html';
@@ -45,6 +48,27 @@ describe('notifications from events', () => {
     expect(notificationFor(e('task.created', { title: 'x', assigneeUserId: 'u1' }, 'u1'))).toBeUndefined();
     expect(notificationFor(e('task.created', { title: 'x', assigneeUserId: null }, 'u1'))).toBeUndefined();
     expect(notificationFor(e('key_date.updated', {}))).toBeUndefined();
+  });
+
+  it('a later assignment notifies the new assignee unless self-assigned; a reply notifies everyone', () => {
+    expect(notificationFor(e('task.assigned', { title: 'Order survey', assigneeUserId: 'u2', dueDate: null }, 'u1'))).toMatchObject({ type: 'task.assigned', to: ['u2'], body: 'Order survey' });
+    expect(notificationFor(e('task.assigned', { title: 'x', assigneeUserId: 'u1' }, 'u1'))).toBeUndefined();
+    expect(notificationFor(e('message.received', { transactionId: 't', channel: 'email', from: 'pat@example.com', fromName: 'Pat Buyer', subject: 'Re: Option period' }))).toMatchObject({
+      type: 'message.received',
+      title: 'Reply by email',
+      body: 'Pat Buyer replied: Re: Option period',
+      transactionId: 't',
+      to: 'all',
+    });
+    expect(notificationFor(e('message.received', { transactionId: 't', channel: 'sms', from: '+15125550143', fromName: null, subject: null }))).toMatchObject({ title: 'Reply by text', body: '+15125550143 replied.' });
+  });
+
+  it('webhooks never carry the internal events, even to a subscription to every event', () => {
+    const all = { id: 's1', isActive: true, events: ['*'] } as unknown as WebhookSubscription;
+    expect(recipients([all], e('task.assigned', {}))).toEqual([]);
+    expect(recipients([all], e('message.received', {}))).toEqual([]);
+    expect(recipients([all], e('task.created', {}))).toEqual([all]);
+    expect(Object.keys(EVENT_TYPES)).not.toContain('task.assigned');
   });
 });
 

@@ -11,6 +11,7 @@ import { communicationPuts, findByProviderId, getCommunication, newCommunication
 import { findReplyRoute } from '#db/reply-addresses';
 import { getDeal } from '#db/transactions';
 import { transactWrite } from '#db/transact';
+import { replyReceivedPut } from '#use-cases/messaging/reply-event';
 import { NotFound } from '#domain/errors';
 import { proposeDatesFrom } from '#use-cases/proposals';
 
@@ -68,7 +69,7 @@ export async function receiveEmail(raw: Buffer, envelopeRecipients: string[], do
     },
     receivedAt,
   );
-  await transactWrite(communicationPuts(route.orgId, message));
+  await transactWrite([...communicationPuts(route.orgId, message), replyReceivedPut(route.orgId, message, receivedAt)]);
   await proposeDatesFrom(route.orgId, { id: message.id, transactionId: deal.id, channel: 'email', text: mail.text ?? '', subject: mail.subject ?? null, from: sender.address, receivedAt }, receivedAt);
   return { outcome: 'threaded', orgId: route.orgId, transactionId: deal.id, messageId: message.id };
 }

@@ -9,6 +9,7 @@ import { communicationPuts, findByProviderId, newCommunication } from '#db/commu
 import { conversationTouch, findSmsRoute, getConversation } from '#db/conversations';
 import { optInSms, optOutSms } from '#db/consent';
 import { transactWrite } from '#db/transact';
+import { replyReceivedPut } from '#use-cases/messaging/reply-event';
 import { smsSender } from '#ports/sms';
 import { HELP_REPLY, OPT_IN_REPLY, OPT_OUT_REPLY, smsKeyword } from '#domain/sms-keywords';
 import { toE164 } from '#domain/phone';
@@ -61,7 +62,8 @@ export async function receiveSms(sms: InboundSms, receivedAt: Date): Promise<Inb
       },
       receivedAt,
     );
-    await transactWrite([...communicationPuts(route.orgId, message), conversationTouch(route.orgId, conversation.id, message.createdAt, sms.body)]);
+    // A keyword (STOP, HELP…) is consent handling, not a reply the team needs to hear about.
+    await transactWrite([...communicationPuts(route.orgId, message), conversationTouch(route.orgId, conversation.id, message.createdAt, sms.body), ...(keyword ? [] : [replyReceivedPut(route.orgId, message, receivedAt)])]);
     if (!keyword) (outcome = 'threaded'), await proposeDatesFrom(route.orgId, { id: message.id, transactionId: conversation.transactionId, channel: 'sms', text: sms.body, from, receivedAt }, receivedAt);
   }
 
