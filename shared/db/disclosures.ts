@@ -130,12 +130,18 @@ const logPut = (orgId: string, packageId: string, recipientId: string, action: A
   return { Put: { TableName: tableName(), Item: { PK: pk(orgId, packageId), SK: `LOG#${entry.at}#${id}`, entity: 'DisclosureActivity', orgId, ...entry } } };
 };
 
-/** Stores a new recipient and its `invited` entry. */
-export async function addRecipient(orgId: string, r: DisclosureRecipient, now: Date): Promise<void> {
-  await transactWrite([
-    { Put: { TableName: tableName(), Item: { ...rcptKey(orgId, r.packageId, r.id), entity: 'DisclosureRecipient', orgId, ...r }, ConditionExpression: 'attribute_not_exists(SK)' } },
-    logPut(orgId, r.packageId, r.id, 'invited', now),
-  ]);
+/**
+ * Stores a new recipient and its `invited` entry.
+ * @returns the deletes that take both back (for a recipient whose share email could not be sent)
+ */
+export async function addRecipient(orgId: string, r: DisclosureRecipient, now: Date): Promise<TransactItem[]> {
+  const invited = logPut(orgId, r.packageId, r.id, 'invited', now);
+  await transactWrite([{ Put: { TableName: tableName(), Item: { ...rcptKey(orgId, r.packageId, r.id), entity: 'DisclosureRecipient', orgId, ...r }, ConditionExpression: 'attribute_not_exists(SK)' } }, invited]);
+  const { PK, SK } = invited.Put!.Item!;
+  return [
+    { Delete: { TableName: tableName(), Key: rcptKey(orgId, r.packageId, r.id) } },
+    { Delete: { TableName: tableName(), Key: { PK, SK } } },
+  ];
 }
 
 /**

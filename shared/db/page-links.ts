@@ -10,7 +10,7 @@
  * issued at or before it no longer opens. Links issued later (the next `GET`) work.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { txnPk } from '#db/keys';
 
@@ -33,6 +33,11 @@ export const newPageToken = () => randomBytes(32).toString('base64url');
 export async function createPageLink(token: string, link: PageLink): Promise<void> {
   const ttl = Math.floor(Date.parse(link.expiresAt) / 1000) + 86_400;
   await db().send(new PutCommand({ TableName: tableName(), Item: { ...key(token), entity: 'PageLink', ...link, ttl }, ConditionExpression: 'attribute_not_exists(PK)' }));
+}
+
+/** Deletes the link of `token` (one never handed out: its email could not be sent). */
+export async function deletePageLink(token: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: key(token) }));
 }
 
 /** The kinds of link a deal issues (and revokes) as a whole. */

@@ -10,7 +10,8 @@ import { findDocument } from '#db/documents';
 import { getContact } from '#db/contacts';
 import { getOrganization } from '#db/orgs';
 import { getTransactionHead } from '#db/transactions';
-import { createPageLink, newPageToken } from '#db/page-links';
+import { createPageLink, deletePageLink, newPageToken } from '#db/page-links';
+import { transactWrite } from '#db/transact';
 import {
   addRecipient,
   createPackage,
@@ -121,10 +122,12 @@ export interface RecipientInput {
 
 /**
  * Invites a recipient: stores them, issues their link and emails it (from the service's sender, the organization's
- * name as display name). The link is stored before the email is sent, so an email never carries a dead link.
+ * name as display name). The link is stored before the email is sent, so an email never carries a dead link; when
+ * the email cannot be sent, the recipient and their link are taken back before the error is thrown, so a retry does
+ * not leave a second recipient.
  * @param baseUrl origin of the public pages
  * @throws NotFound for an unknown package; InvalidInput for the address, contact or expiry; Conflict when the
- *   package is not active (activate it first)
+ *   package is not active (activate it first); MailRejected / Error from the mail transport
  */
 export async function inviteDisclosureRecipient(actor: Actor, packageId: string, input: RecipientInput, baseUrl: string, now: Date): Promise<{ state: PackageState; recipient: DisclosureRecipient }> {
   const state = await getPackageState(actor.orgId, packageId);
@@ -159,7 +162,7 @@ export async function inviteDisclosureRecipient(actor: Actor, packageId: string,
     acknowledgedAt: null,
   };
   const token = newPageToken();
-  await addRecipient(actor.orgId, recipient, now);
+  const undo = await addRecipient(actor.orgId, recipient, now);
   await createPageLink(token, { kind: 'disclosure', packageId, recipientId: recipient.id, orgId: actor.orgId, expiresAt, createdAt: now.toISOString(), createdBy: actor.userId });
   const org = await getOrganization(actor.orgId);
   const sender = org?.name ?? 'Your transaction team';
@@ -172,7 +175,14 @@ export async function inviteDisclosureRecipient(actor: Actor, packageId: string,
     `Open it here: ${baseUrl}/d/${token}`,
     `The link is yours alone and works until ${expiresAt.slice(0, 10)}.${state.pkg.requireAck ? ' Please acknowledge receipt on the page.' : ''}`,
   ];
-  await sendServiceEmail({ to: email, fromName: sender, subject: `${state.pkg.name}: documents shared with you`, text: lines.join('\n') });
+  try {
+    await sendServiceEmail({ to: email, fromName: sender, subject: `${state.pkg.name}: documents shared with you`, text: lines.join('\n') });
+  } catch (err) {
+    // Nothing reached the recipient: take them back, so the call's retry adds exactly one recipient.
+    await transactWrite(undo);
+    await deletePageLink(token);
+    throw err;
+  }
   return { state: await getPackageState(actor.orgId, packageId), recipient };
 }
 

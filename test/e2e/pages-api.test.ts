@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '#db/api-keys';
 import { addUser } from '#db/orgs';
 import { SYSTEM_FORMS } from '#domain/intake-forms';
+import { resetPlainMailer } from '#ports/plain-mailer';
 import { apiClient, until, type Api } from '../support/webhook-receiver.ts';
 import { newDeal, newOrg, startMessagingHarness, uploadDocument, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
 
@@ -89,6 +90,29 @@ describe('disclosure packages', () => {
     expect([gone.status, unknown.status]).toEqual([404, 404]);
     expect(await gone.text()).toBe(await unknown.text());
     expect((await api.call('DELETE', `/api/v1/disclosure-packages/${pkg.id}/recipients/3f1d2c4b-5a69-4e7f-8a1b-2c3d4e5f6a7b`, { key: org.keys.actions })).status).toBe(404);
+  });
+
+  it('a share email that cannot be sent takes the recipient back; the retry adds exactly one', async () => {
+    const pkg = (await api.ok('POST', '/api/v1/disclosure-packages', { key: org.keys.actions, body: { name: 'Retry pack', transactionId: dealId, documentIds: [docA] } })).data;
+    const body = { email: 'retry@example.com', displayLabel: null, audienceTier: null, contactId: null, expiresAt: null };
+    const smtpUrl = process.env.LOCAL_SMTP_URL;
+    // A real failure: the runtime's mail goes to a port nothing listens on.
+    process.env.LOCAL_SMTP_URL = 'smtp://127.0.0.1:9';
+    resetPlainMailer();
+    try {
+      const failed = await api.call('POST', `/api/v1/disclosure-packages/${pkg.id}/recipients`, { key: org.keys.actions, body });
+      expect(failed.status).toBe(500);
+      expect(failed.body.error.code).toBe('internal_error');
+    } finally {
+      process.env.LOCAL_SMTP_URL = smtpUrl;
+      resetPlainMailer();
+    }
+    expect((await api.ok('GET', `/api/v1/disclosure-packages/${pkg.id}`, { key: org.keys.read })).data.recipients).toEqual([]);
+    expect((await api.ok('GET', `/api/v1/disclosure-packages/${pkg.id}/activity`, { key: org.keys.read })).data.events).toEqual([]);
+
+    await api.ok('POST', `/api/v1/disclosure-packages/${pkg.id}/recipients`, { key: org.keys.actions, body });
+    expect((await api.ok('GET', `/api/v1/disclosure-packages/${pkg.id}`, { key: org.keys.read })).data.recipients.map((r: any) => r.email)).toEqual(['retry@example.com']);
+    expect(mailTo('retry@example.com')).toHaveLength(1);
   });
 
   it('refuses a recipient for a draft package (409) and storing nothing', async () => {
