@@ -1,16 +1,33 @@
 import { defineConfig } from 'vitest/config';
 
+// Powertools stays quiet in tests (no JSON lines, no EMF, no X-Ray); tests that assert logs or metrics turn
+// them on (test/support/telemetry.ts).
+const env = { NO_COLOR: '1', AWS_REGION: 'local', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_TRACE_ENABLED: 'false' };
+
+/** Unit files that vi.mock modules: a shared module graph would hand them, or their successors, the wrong module. */
+const MOCKS_MODULES = ['test/unit/messaging-workers.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Powertools stays quiet in tests (no JSON lines, no EMF, no X-Ray); tests that assert logs or metrics turn
-    // them on (test/support/telemetry.ts).
-    env: { NO_COLOR: '1', AWS_REGION: 'local', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_TRACE_ENABLED: 'false' },
+    env,
+    projects: [
+      {
+        extends: true,
+        // Pure unit and CDK tests share one module graph per worker: imports (aws-cdk-lib, the registry) and the
+        // default synthesis (test/infra/synth.ts) are paid once per worker, not per file.
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/infra/**/*.test.ts'], exclude: MOCKS_MODULES, isolate: false },
+      },
+      {
+        extends: true,
+        // One process per file: the runtime tests on DynamoDB Local (process-wide clients, clock, env), and unit
+        // files that replace modules with vi.mock.
+        test: { name: 'isolated', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', ...MOCKS_MODULES], globalSetup: ['test/support/global-setup.ts'] },
+      },
+    ],
   },
 });

@@ -18,7 +18,7 @@ import { DEFAULT_RUNBOOK_BASE_URL, withRunbook } from '#lib/alarms/runbook';
 import { USER_DOCUMENT_ERRORS } from '#lib/extraction-pipeline';
 import { deliveryQueueAgeAlarmSeconds } from '#lib/webhook-pipeline';
 import { retryScheduleSeconds } from '#events/retry-schedule';
-import { synthesize, type Resource, type Synthesized } from './synth.ts';
+import { synthesize, synthesizeDefault, type Resource, type Synthesized } from './synth.ts';
 
 const RUNBOOK = readFileSync(new URL('../../docs/runbook.md', import.meta.url), 'utf8');
 
@@ -36,7 +36,7 @@ let alarms: [string, Resource][];
 let topicRef: { Ref: string };
 
 beforeAll(async () => {
-  s = await synthesize();
+  s = await synthesizeDefault();
   alarms = s.ofType('AWS::CloudWatch::Alarm');
   topicRef = { Ref: s.logicalIdOf(s.stack.alarmTopic.topic) };
 }, 300_000);

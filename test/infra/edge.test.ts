@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOperations } from '#lib/registry';
 import { ROUTE_THROTTLES, routeThrottleOf, STAGE_THROTTLE } from '#lib/edge-settings';
-import { synthesize, type Synthesized } from './synth.ts';
+import { synthesize, synthesizeDefault, type Synthesized } from './synth.ts';
 
 let s: Synthesized;
 let custom: Synthesized | undefined;
 beforeAll(async () => {
-  s = await synthesize();
+  s = await synthesizeDefault();
 }, 120_000);
 afterAll(() => {
   s?.cleanup();

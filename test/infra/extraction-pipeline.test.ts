@@ -12,14 +12,14 @@ import type { ServiceFunction } from '#lib/service-function';
 import { loadOperations } from '#lib/registry';
 import { NONCURRENT_VERSION_DAYS } from '#lib/extraction-pipeline';
 import type { Capability } from '#api/types';
-import { synthesize, type Synthesized } from './synth.ts';
+import { synthesizeDefault, type Synthesized } from './synth.ts';
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
 let s: Synthesized;
 
 beforeAll(async () => {
-  s = await synthesize();
+  s = await synthesizeDefault();
 }, 300_000); // one synthesis: minutes on a loaded 2-core machine
 
 afterAll(() => {

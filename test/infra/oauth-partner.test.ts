@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Template } from 'aws-cdk-lib/assertions';
-import { synthesize, type Synthesized } from './synth.ts';
+import { synthesizeDefault, type Synthesized } from './synth.ts';
 
 let s: Synthesized;
 let nested: Template;
 beforeAll(async () => {
-  s = await synthesize();
+  s = await synthesizeDefault();
   nested = Template.fromStack(s.stack.partnerApi!);
 }, 120_000);
 afterAll(() => s?.cleanup());

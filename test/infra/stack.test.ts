@@ -2,7 +2,7 @@
  * CDK assertions on the synthesized `TransactionCoordinationStack`: routes derived from the operation modules, one
  * arm64 Node.js 22 function per group, least-privilege table grants, the table's shape (same as DynamoDB
  * Local's), log retention, and cdk-nag (AWS Solutions) passing with only the justified acknowledgments.
- * The app is synthesized once by `synthesize()` (./synth.ts): bundling skipped, cdk.json's context, the same
+ * The app is synthesized once per worker by `synthesizeDefault()` (./synth.ts): bundling skipped, cdk.json's context, the same
  * `configureApp` as `bin/app.ts`, cdk-nag findings collected in `validation-report.json` rather than thrown.
  * The webhook, extraction and messaging workers (not API groups) are asserted in their own files; here they only count.
  */
@@ -20,7 +20,7 @@ import type { TransactionCoordinationStack } from '#lib/stack';
 import { MESSAGING_WORKERS, WEBHOOK_WORKERS } from '#lib/table-access';
 import { PUBLIC_ROUTES } from '#lib/public-routes';
 import { EXTRACTION_STEPS } from '#lib/extraction-definition';
-import { synthesize, type Resource, type Synthesized } from './synth.ts';
+import { synthesizeDefault, type Resource, type Synthesized } from './synth.ts';
 
 /** The reference site's one function (lib/reference-site.ts). */
 const REFERENCE_FUNCTIONS = 1;
@@ -75,7 +75,7 @@ const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) => synth.l
 const fnLogicalId = (group: LambdaGroup) => logicalIdOf(stack.functions.get(group)!.fn);
 
 beforeAll(async () => {
-  synth = await synthesize();
+  synth = await synthesizeDefault();
   ({ outdir, stack, template, resources, synthError } = synth);
 }, 300_000); // one synthesis: minutes on a loaded 2-core machine
 

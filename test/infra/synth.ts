@@ -31,6 +31,21 @@ export interface Synthesized {
   cleanup(): void;
 }
 
+let shared: Promise<Synthesized> | undefined;
+
+/**
+ * The default app (cdk.json's context, every operation), synthesized once per worker: the infra files share their
+ * modules (vitest project `unit`, `isolate: false`), so each reads the same assembly instead of synthesizing its
+ * own. Read-only: its `cleanup` does nothing; the directory is removed when the worker exits.
+ */
+export function synthesizeDefault(): Promise<Synthesized> {
+  shared ??= synthesize().then((s) => {
+    process.once('exit', s.cleanup);
+    return { ...s, cleanup: () => {} };
+  });
+  return shared;
+}
+
 /**
  * Synthesizes once into a temporary directory, with every operation of the registry (or `opts.operations`).
  * @param context extra context over cdk.json's (e.g. `{ webhookConcurrency: 4 }`)

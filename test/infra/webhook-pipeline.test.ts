@@ -9,14 +9,14 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { maxAttempts } from '#events/retry-schedule';
 import type { ServiceFunction } from '#lib/service-function';
 import { DEFAULT_WEBHOOK_CONCURRENCY, WORKER_TIMEOUT_SECONDS } from '#lib/webhook-pipeline';
-import { synthesize, type Synthesized } from './synth.ts';
+import { synthesize, synthesizeDefault, type Synthesized } from './synth.ts';
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 
 let s: Synthesized;
 
 beforeAll(async () => {
-  s = await synthesize();
+  s = await synthesizeDefault();
 }, 300_000); // one synthesis: minutes on a loaded 2-core machine
 
 afterAll(() => {

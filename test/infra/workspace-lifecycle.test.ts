@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { synthesize, type Synthesized } from './synth.ts';
+import { synthesizeDefault, type Synthesized } from './synth.ts';
 
 let s: Synthesized;
 beforeAll(async () => {
-  s = await synthesize();
+  s = await synthesizeDefault();
 }, 180_000);
 afterAll(() => s?.cleanup());
 
