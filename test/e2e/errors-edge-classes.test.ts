@@ -1,5 +1,5 @@
 /**
- * The bug classes of issue 8 at the edge, one concrete request each (the fuzz suite, fuzz-edge.test.ts, walks
+ * The bug classes of issue 8 at the edge, one concrete request each (the fuzz suite, fuzz-edge-suite.ts, walks
  * them generically): impossible dates, maps keyed by Object members, unbounded ids, names that are not
  * well-formed Unicode or hold control characters. Each is a 422 envelope that names the field and stores
  * nothing; legitimate odd names are kept.

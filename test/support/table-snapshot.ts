@@ -13,6 +13,14 @@ import { documentsBucket, s3 } from '#ports/blob-store';
 export const PIPELINE_ENTITIES: ReadonlySet<string> = new Set(['ApiKey', 'OAuthGrant', 'UsageDay', 'Idempotency']);
 
 /**
+ * Whether a sort key is one of those pipeline entities': `APIKEY` and `GRANT` (counters), `IDEM`,
+ * and `DAY#…` (usage days).
+ */
+export function isPipelineKey(sk: string): boolean {
+  return sk === 'APIKEY' || sk === 'GRANT' || sk === 'IDEM' || sk.startsWith('DAY#');
+}
+
+/**
  * Every stored item (but pipeline entities) as sorted JSON lines, and every stored file key.
  * @param files list the documents bucket too (only operations with the `documents:write` capability store files)
  */

@@ -1,0 +1,82 @@
+/**
+ * Counts the writes the app's own clients complete (the `db()` DynamoDB client and the `s3()` blob-store client, both
+ * in this process when the local API runs in the test), so a caller knows the table and bucket are unchanged without
+ * scanning them. Writes the request pipeline makes on every request (`isPipelineKey`) are not counted. A write that
+ * failed (a conditional check, a cancelled transaction) is not counted either: it stored nothing.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { isPipelineKey } from './table-snapshot.ts';
+
+type AttributeMap = Record<string, unknown> | undefined;
+
+/** The sort key of an item or key, marshalled (`{S: 'x'}`) or not. */
+function sortKeyOf(item: AttributeMap): string | undefined {
+  const sk = item?.SK;
+  if (typeof sk === 'string') return sk;
+  return typeof sk === 'object' && sk !== null && typeof (sk as { S?: unknown }).S === 'string' ? (sk as { S: string }).S : undefined;
+}
+
+/** The sort keys a DynamoDB write command touches; `[undefined]` when the command is not understood (counted). */
+function writtenSortKeys(command: string, input: Record<string, any>): (string | undefined)[] {
+  switch (command) {
+    case 'PutItemCommand':
+    case 'PutCommand':
+      return [sortKeyOf(input.Item)];
+    case 'UpdateItemCommand':
+    case 'UpdateCommand':
+    case 'DeleteItemCommand':
+    case 'DeleteCommand':
+      return [sortKeyOf(input.Key)];
+    case 'TransactWriteItemsCommand':
+    case 'TransactWriteCommand':
+      return (input.TransactItems ?? []).flatMap((t: Record<string, any>) =>
+        t.ConditionCheck ? [] : [sortKeyOf(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key)],
+      );
+    case 'BatchWriteItemCommand':
+    case 'BatchWriteCommand':
+      return Object.values(input.RequestItems ?? {}).flatMap((reqs) => (reqs as Record<string, any>[]).map((r) => sortKeyOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key)));
+    default:
+      return [];
+  }
+}
+
+const S3_READS = new Set(['GetObjectCommand', 'HeadObjectCommand', 'ListObjectsV2Command', 'HeadBucketCommand']);
+
+export class WriteLog {
+  /** Completed writes of stored state so far (not the pipeline's own items). */
+  count = 0;
+  /** The last ones, for a failure report. */
+  readonly recent: string[] = [];
+
+  private record(what: string) {
+    this.count++;
+    this.recent.push(what);
+    if (this.recent.length > 10) this.recent.shift();
+  }
+
+  /** Starts counting the completed writes of `client` (call again after `resetDbClient()`: a new client). */
+  watchDb(client: DynamoDBDocumentClient): void {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const out = await next(args);
+        const keys = writtenSortKeys(context.commandName ?? '', args.input as Record<string, any>);
+        for (const sk of keys) if (sk === undefined || !isPipelineKey(sk)) this.record(`${context.commandName} ${sk ?? '?'}`);
+        return out;
+      },
+      { step: 'initialize', name: 'testWriteLog' },
+    );
+  }
+
+  /** Starts counting every completed S3 call of `client` but reads. */
+  watchS3(client: S3Client): void {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const out = await next(args);
+        if (!S3_READS.has(context.commandName ?? '')) this.record(`${context.commandName}`);
+        return out;
+      },
+      { step: 'initialize', name: 'testWriteLog' },
+    );
+  }
+}
