@@ -1,10 +1,10 @@
 /**
- * TREC 20-18 end to end on scans: image-only copies of two labelled fixtures (every page a picture, no text
+ * TREC 20-18 end to end on scans: the image-only copy of a labelled fixture (every page a picture, no text
  * layer) read by the local OCR adapter with tesseract.js, then extracted. OCR is slow (about 4 s of CPU per
- * page, 11 pages per contract), so only two value sets run here — financedPurchase and twoBuyers, the ones with
- * the most checkboxes and parties (`IMAGE_VALUE_SETS`); the text-layer test covers every value set. The image-only
- * copies come from the fixture disk cache when trec-fixtures.test.ts rendered them first in the run. Asserts at least 90% of fields
- * exact per contract and prints a per-field accuracy table.
+ * page, 11 pages per contract), so one value set runs here — financedPurchase, the one with the most checkboxes
+ * (`IMAGE_VALUE_SETS`); the text-layer test covers every value set, and `npm run bench:extraction` OCRs more. The
+ * image-only copy comes from the fixture disk cache when trec-fixtures.test.ts rendered it first in the run. Asserts
+ * at least 90% of fields exact and prints a per-field accuracy table.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { localOcr, terminateLocalOcr } from '#ports/ocr-local';
