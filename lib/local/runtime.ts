@@ -33,7 +33,7 @@ export interface LocalRuntimeOptions {
   tableName: string;
   /** HTTP port on 127.0.0.1; 0 picks a free one. */
   port: number;
-  /** Stream poll interval when idle, ms (default 50). */
+  /** Stream poll pause right after records were found, ms (default 50); it doubles while idle, up to 250 ms. */
   streamIntervalMs?: number;
   /** How often the local scheduler looks for due schedules, ms (default 1000). */
   schedulerIntervalMs?: number;

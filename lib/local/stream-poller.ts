@@ -33,8 +33,13 @@ export interface StreamPollerOptions {
   checkpointFile: string;
   /** The handler (e.g. `invokeWebhookFanout`). May throw: then the whole batch is retried. */
   invoke: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
-  /** Pause between polls when no shard had records, in ms (default 100). */
+  /** Pause after a poll that found records, in ms (default 100); it doubles while polls find none. */
   intervalMs?: number;
+  /**
+   * The longest pause while idle, in ms (default 250: Lambda polls a stream's shards four times a second). An idle
+   * local runtime then costs DynamoDB Local a few calls a second instead of twenty.
+   */
+  maxIdleIntervalMs?: number;
   /** Records read per GetRecords, which is also the largest batch handed to `invoke` (default 100). */
   batchSize?: number;
   /** Pause before retrying after a failed batch, in ms (default 500). */
@@ -99,6 +104,7 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     checkpointFile,
     invoke,
     intervalMs = 100,
+    maxIdleIntervalMs = 250,
     batchSize = 100,
     retryBackoffMs = 500,
     describeIntervalMs = 5000,
@@ -292,6 +298,7 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
 
   async function run(): Promise<void> {
     await loadCheckpoint();
+    let idlePause = intervalMs;
     while (!stopping) {
       let busy = false;
       try {
@@ -304,7 +311,11 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
         log('poll failed; retrying in 1 s', err);
         await pause(1000);
       }
-      if (!busy) await pause(intervalMs);
+      if (busy) idlePause = intervalMs;
+      else {
+        await pause(idlePause);
+        idlePause = Math.min(idlePause * 2, Math.max(intervalMs, maxIdleIntervalMs));
+      }
     }
   }
 
