@@ -37,7 +37,7 @@ export interface StreamPollerOptions {
   intervalMs?: number;
   /**
    * The longest pause while idle, in ms (default 250: Lambda polls a stream's shards four times a second). An idle
-   * local runtime then costs DynamoDB Local a few calls a second instead of twenty.
+   * local runtime then polls DynamoDB Local four times a second instead of twenty.
    */
   maxIdleIntervalMs?: number;
   /** Records read per GetRecords, which is also the largest batch handed to `invoke` (default 100). */
