@@ -1,11 +1,18 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 // Powertools stays quiet in tests (no JSON lines, no EMF, no X-Ray); tests that assert logs or metrics turn
 // them on (test/support/telemetry.ts).
 const env = { NO_COLOR: '1', AWS_REGION: 'local', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_TRACE_ENABLED: 'false' };
 
-/** Unit files that vi.mock modules: a shared module graph would hand them, or their successors, the wrong module. */
-const MOCKS_MODULES = ['test/unit/messaging-workers.test.ts'];
+/**
+ * Unit files that vi.mock modules (found by reading them, so a new one cannot be forgotten): a shared module graph
+ * would hand them, or the files after them, the wrong module.
+ */
+const unitDir = new URL('./test/unit/', import.meta.url);
+const MOCKS_MODULES = readdirSync(unitDir, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.test.ts') && readFileSync(new URL(f, unitDir), 'utf8').includes('vi.mock('))
+  .map((f) => `test/unit/${f}`);
 
 export default defineConfig({
   test: {

@@ -37,9 +37,14 @@ function writtenSortKeys(command: string, input: Record<string, any>): (string |
     case 'BatchWriteCommand':
       return Object.values(input.RequestItems ?? {}).flatMap((reqs) => (reqs as Record<string, any>[]).map((r) => sortKeyOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key)));
     default:
-      return [];
+      return DB_READS.has(command) ? [] : [undefined];
   }
 }
+
+/** DynamoDB commands that store nothing (base and document-client names); any other unknown command is counted. */
+const DB_READS = new Set(
+  ['GetItem', 'Get', 'Query', 'Scan', 'BatchGetItem', 'BatchGet', 'TransactGetItems', 'TransactGet', 'DescribeTable'].map((n) => `${n}Command`),
+);
 
 const S3_READS = new Set(['GetObjectCommand', 'HeadObjectCommand', 'ListObjectsV2Command', 'HeadBucketCommand']);
 
