@@ -35,6 +35,11 @@ export default defineConfig({
         // files that replace modules with vi.mock.
         test: { name: 'isolated', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', ...MOCKS_MODULES], globalSetup: ['test/support/global-setup.ts'] },
       },
+      {
+        extends: true,
+        // What `cdk deploy` ships, run from the synthesized assembly (synthesized in the global setup when stale).
+        test: { name: 'assembly', include: ['test/assembly/**/*.test.ts'], globalSetup: ['test/assembly/global-setup.ts'] },
+      },
     ],
   },
 });

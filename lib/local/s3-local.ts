@@ -31,6 +31,8 @@ export interface LocalS3Options {
   directory: string;
   /** Bucket created at start (default `tcs-documents`). */
   bucket?: string;
+  /** More buckets created at start (the assembly runtime creates every bucket of the template). */
+  extraBuckets?: string[];
   /** TCP port on 127.0.0.1; omitted = a free one. */
   port?: number;
   /**
@@ -68,7 +70,7 @@ export async function startLocalS3(opts: LocalS3Options): Promise<LocalS3> {
     directory: opts.directory,
     silent: true,
     vhostBuckets: false,
-    configureBuckets: [{ name: bucket }],
+    configureBuckets: [bucket, ...(opts.extraBuckets ?? [])].map((name) => ({ name })),
   });
   const inFlight = new Set<Promise<void>>();
   server.on('event', (event) => {

@@ -106,7 +106,7 @@ export async function startLocalSqs(opts: { port?: number; region?: string; jour
 interface EngineEntry {
   record: { MessageId: string; attributes: Record<string, string> };
 }
-interface EngineQueue {
+export interface EngineQueue {
   newRecord: (msg: Record<string, unknown>, delay?: number) => EngineEntry;
   changeVisibility: (receiptHandle: string, visibilityTimeout: string) => boolean;
 }
@@ -127,7 +127,7 @@ function messageIdOf(receiptHandle: string): string | undefined {
  * receives only. This wraps one queue instance: it indexes messages as they are created and restores
  * the count (and first-receive timestamp) right after each visibility change.
  */
-function keepReceiveCountOnVisibilityChange(queue: EngineQueue): void {
+export function keepReceiveCountOnVisibilityChange(queue: EngineQueue): void {
   const entries = new Map<string, WeakRef<EngineEntry>>();
   const newRecord = queue.newRecord;
   queue.newRecord = (msg, delay) => {

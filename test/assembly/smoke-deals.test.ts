@@ -1,0 +1,83 @@
+/**
+ * What `cdk deploy` ships, run from the synthesized assembly (bundles, environment, routes, state machine,
+ * event-source mappings from the template): a deal and its status cascade; a filled TREC 20-18 uploaded through
+ * the presigned URL, extracted by the state machine and applied; a webhook delivered after one failed attempt.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AssemblyRuntime } from '#lib/local/assembly/runtime';
+import { apiClient, newDeal, newOrg, startWebhookReceiver, subscribe, until, type Api, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { buildFixture, type TrecFixture } from '../fixtures/trec/build-fixtures.ts';
+import { functionLogs, startTestAssembly } from '../support/assembly-harness.ts';
+
+let rt: AssemblyRuntime;
+let api: Api;
+let org: Awaited<ReturnType<typeof newOrg>>;
+let receiver: WebhookReceiver;
+let fx: TrecFixture;
+
+beforeAll(async () => {
+  rt = await startTestAssembly('smoke-deals');
+  api = apiClient(rt.baseUrl);
+  org = await newOrg('Assembly Realty');
+  receiver = await startWebhookReceiver();
+  fx = await buildFixture('financedPurchase');
+}, 120_000);
+afterAll(async () => {
+  await receiver?.close();
+  await rt?.stop();
+});
+
+describe('the synthesized assembly', () => {
+  it('creates a deal and runs the Under Contract cascade', async () => {
+    // The spec creates deals from extractions; the operator path makes a plain one (as the e2e suite does).
+    const id = await newDeal(org, '12 Assembly Way');
+    const changed = await api.call('PATCH', `/api/v1/transactions/${id}/status`, { key: org.keys.actions, body: { status: 'Under Contract' } });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.changed).toBe(true);
+    expect(changed.body.cascade.tasksCreated.length).toBeGreaterThan(0);
+    const deal = (await api.call('GET', `/api/v1/transactions/${id}`, { key: org.keys.read })).body.data;
+    expect(deal.status).toBe('Under Contract');
+    expect(deal.tasks.map((t: { title: string }) => t.title)).toEqual(expect.arrayContaining(changed.body.cascade.tasksCreated.map((t: { title: string }) => t.title)));
+  });
+
+  it('uploads a TREC 20-18 through the presigned URL, extracts it with the state machine and applies it', async () => {
+    const url = await api.call('POST', '/api/v1/documents/upload-url', {
+      key: org.keys.actions,
+      body: { fileName: 'trec-20-18.pdf', contentType: 'application/pdf', sizeBytes: fx.textPdf.byteLength },
+    });
+    expect(url.status, url.text).toBe(200);
+    const put = await fetch(url.body.data.uploadUrl, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: fx.textPdf });
+    expect(put.status).toBe(200);
+    const documentId = url.body.data.documentId;
+    const job = await until(
+      'the extraction job ends',
+      async () => {
+        const doc = (await api.call('GET', `/api/v1/documents/${documentId}`, { key: org.keys.read })).body.data;
+        if (!doc.latestJobId) return undefined;
+        const j = (await api.call('GET', `/api/v1/extractions/${doc.latestJobId}`, { key: org.keys.read })).body.data;
+        return j.state === 'completed' || j.state === 'failed' ? j : undefined;
+      },
+      90_000,
+      { intervalMs: 250, detail: () => functionLogs(rt, 3) },
+    );
+    expect(job.state, JSON.stringify(job.error)).toBe('completed');
+    expect(job.result.formType).toBe('TREC 20-18');
+    const applied = await api.call('POST', '/api/v1/transactions', { key: org.keys.actions, body: { extractionJobId: job.jobId, transactionType: 'Purchase', side: 'Buyer' } });
+    expect(applied.status, applied.text).toBe(200);
+    const dates = Object.fromEntries(applied.body.data.keyDates.map((k: { keyDateType: string; dateValue: string }) => [k.keyDateType, k.dateValue]));
+    expect(dates.ClosingDate).toBe(fx.values.closingDate);
+  }, 120_000);
+
+  it('delivers a webhook after one failed attempt (the delivery queue, its event-source mapping and retry)', async () => {
+    let first = true;
+    receiver.behaviour = () => (first ? ((first = false), 'fail') : 'ok');
+    const sub = await subscribe(api, org.keys.actions, `${receiver.url}/hook`, { events: ['task.created'] });
+    receiver.setSecret(sub.secret);
+    const dealId = await newDeal(org, '14 Retry Rd');
+    const task = await api.call('POST', `/api/v1/transactions/${dealId}/tasks`, { key: org.keys.actions, body: { title: 'Order the survey' } });
+    expect(task.status, task.text).toBe(200);
+    const event = await until('task.created delivered', () => [...receiver.received.values()].find((e) => e.eventType === 'task.created'), 30_000, { detail: () => functionLogs(rt, 3) });
+    expect(event.attempts).toBe(2);
+    expect(event.body.data.title ?? event.body.data.task?.title).toBe('Order the survey');
+  }, 60_000);
+});

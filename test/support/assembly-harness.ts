@@ -1,0 +1,30 @@
+/**
+ * The assembly runtime for tests (lib/local/assembly/runtime.ts): the synthesized test assembly
+ * (`inject('assemblyDir')`) on the run's DynamoDB Local, under a stack name of its own so runtimes do not share
+ * tables. Organizations are made the operator's way (the CLI's repositories, here pointed at that table).
+ */
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { startAssemblyRuntime, type AssemblyRuntime } from '#lib/local/assembly/runtime';
+import { resetDbClient } from '#db/client';
+
+/**
+ * Starts the runtime and points this process's repositories at its table.
+ * @param prefix names the stack (`<prefix>-<random>`), hence every physical name
+ */
+export async function startTestAssembly(prefix: string): Promise<AssemblyRuntime> {
+  const rt = await startAssemblyRuntime({ cdkOut: inject('assemblyDir'), dynamoEndpoint: inject('dynamoEndpoint'), stackName: `${prefix}-${randomUUID().slice(0, 8)}` });
+  const table = rt.assembly.root.ofType('AWS::DynamoDB::Table').map((id) => String(rt.assembly.root.resolve({ Ref: id })))[0]!;
+  Object.assign(process.env, { TABLE_NAME: table, DYNAMODB_ENDPOINT: inject('dynamoEndpoint') });
+  resetDbClient();
+  return rt;
+}
+
+/** The recent output of every function that wrote any (for a failing assertion's message). */
+export function functionLogs(rt: AssemblyRuntime, lines = 5): string {
+  return [...rt.functions]
+    .map(([id, pool]) => [id, pool.recentLogs().slice(-lines)] as const)
+    .filter(([, l]) => l.length)
+    .map(([id, l]) => `${id}:\n  ${l.join('\n  ')}`)
+    .join('\n');
+}
