@@ -1,7 +1,7 @@
 /**
  * The cloud assembly the assembly tests run: `cdk synth` (the CLI, with esbuild bundling and cdk-nag, exactly as
- * `npm run synth`) into `.data/assembly-test/cdk.out`, with the context a test needs to finish in seconds (a
- * webhook retry schedule of 1 s, 2 s). It is synthesized again only when a source file, package.json, cdk.json or
+ * `npm run synth`) into `.data/assembly-test/cdk.out`, with the context a test needs: a webhook retry schedule of 1 s, 2 s (to finish in seconds)
+ * and a mail domain (so the stack receives mail). It is synthesized again only when a source file, package.json, cdk.json or
  * that context changed since the last synthesis (a stamp file beside it records both). `TCS_ASSEMBLY_REUSE=1` keeps
  * an existing one whatever changed (iterating on a test, not on the stack).
  */
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Context the assembly tests synthesize with (besides cdk.json's). */
-export const ASSEMBLY_TEST_CONTEXT: Record<string, string> = { webhookRetrySchedule: '1,2', stackName: 'tcs-assembly-test' };
+export const ASSEMBLY_TEST_CONTEXT: Record<string, string> = { webhookRetrySchedule: '1,2', stackName: 'tcs-assembly-test', mailDomain: 'tcs-smoke.example' };
 
 /** Newest modification time (ms) of the files the synthesized assembly is built from. */
 function newestSource(): number {

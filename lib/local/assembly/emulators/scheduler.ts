@@ -21,8 +21,11 @@ export interface SchedulerEmulator {
   backend: Backend;
   /** Names (`group/name`) of the schedules not yet run. */
   pending(): string[];
-  /** Fires every due schedule now (tests), then resolves. */
-  tick(): Promise<void>;
+  /**
+   * Fires every schedule due by `at` (default now) and resolves when they have run: a test reaches a schedule
+   * set minutes ahead (an export's) without waiting for it.
+   */
+  tick(at?: number): Promise<void>;
   stop(): void;
 }
 
@@ -63,8 +66,8 @@ export function schedulerEmulator(opts: {
       running.delete(key);
     }
   };
-  const tick = async () => {
-    const due = [...schedules].filter(([key, s]) => s.dueAt <= Date.now() && !running.has(key));
+  const tick = async (at = Date.now()) => {
+    const due = [...schedules].filter(([key, s]) => s.dueAt <= at && !running.has(key));
     await Promise.all(due.map(([key, s]) => fire(key, s)));
   };
   const timer = setInterval(() => void tick(), opts.intervalMs ?? 250);

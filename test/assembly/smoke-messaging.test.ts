@@ -1,0 +1,114 @@
+/**
+ * What `cdk deploy` ships, run from the synthesized assembly: an email sent through SES (to the local SMTP
+ * server) and a reply received by the SES receipt rule into its bucket and threaded by the inbound-email worker; an
+ * intake form posted to its public page; an OAuth 2.1 authorization-code flow whose tokens are signed by KMS; a
+ * partner provisioning call with an `rsk_` key; a workspace export built by the Scheduler's target and downloaded
+ * through its presigned link.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import nodemailer from 'nodemailer';
+import { simpleParser } from 'mailparser';
+import { unzipSync, strFromU8 } from 'fflate';
+import * as oauth from 'oauth4webapi';
+import type { AssemblyRuntime } from '#lib/local/assembly/runtime';
+import { storedMail } from '#lib/local/smtp-sink';
+import { createPartner, createPartnerKey } from '#db/partners';
+import { apiClient, newDeal, newOrg, until, type Api } from '../support/webhook-receiver.ts';
+import { signInAndConsent } from '../support/oauth-flow.ts';
+import { functionLogs, startTestAssembly } from '../support/assembly-harness.ts';
+
+let rt: AssemblyRuntime;
+let api: Api;
+let org: Awaited<ReturnType<typeof newOrg>>;
+let ownerEmail: string;
+let dealId: string;
+
+const header = (raw: Buffer, name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(raw.toString('utf8'))?.[1]?.trim();
+const mailTo = (address: string) => storedMail(rt.smtp.directory).filter((m) => m.to.includes(address));
+
+beforeAll(async () => {
+  rt = await startTestAssembly('smoke-msg');
+  api = apiClient(rt.baseUrl);
+  org = await newOrg('Assembly Messaging Realty');
+  ownerEmail = (await api.call('GET', '/api/v1/org/users', { key: org.keys.read })).body.data.find((u: { role: string }) => u.role === 'owner').email;
+  dealId = await newDeal(org, '20 Reply Row');
+}, 60_000);
+afterAll(() => rt?.stop());
+
+describe('the synthesized assembly', () => {
+  it('sends an email through SES and threads the reply the receipt rule stores', async () => {
+    const sent = await api.call('POST', `/api/v1/transactions/${dealId}/messages`, { key: org.keys.actions, body: { toEmail: 'buyer@example.com', subject: 'Option period ends Friday', body: 'The option period ends Friday at 5 pm.' } });
+    expect(sent.status, `${sent.text}\n${functionLogs(rt)}`).toBe(200);
+    const eml = await until('the email at the SMTP server', () => mailTo('buyer@example.com').find((m) => header(m.raw, 'Message-ID') === sent.body.data.emailMessageId), 15_000);
+    const replyTo = header(eml.raw, 'Reply-To')!;
+    expect(replyTo).toMatch(/@reply\.tcs-smoke\.example$/);
+
+    const smtp = nodemailer.createTransport({ url: rt.smtp.url, ignoreTLS: true });
+    await smtp.sendMail({ from: 'buyer@example.com', to: replyTo, subject: 'Re: Option period ends Friday', text: 'Thanks, noted.', inReplyTo: sent.body.data.emailMessageId });
+    const reply = await until(
+      'the reply in the thread',
+      async () => ((await api.call('GET', `/api/v1/transactions/${dealId}/communications`, { key: org.keys.read })).body.data as any[]).find((m) => m.direction === 'inbound'),
+      30_000,
+      { detail: () => functionLogs(rt, 3) },
+    );
+    expect(reply).toMatchObject({ channel: 'email', status: 'received', inReplyTo: sent.body.data.id });
+    expect(reply.bodyText.trim()).toBe('Thanks, noted.');
+  }, 60_000);
+
+  it('stores an intake form posted to its public page', async () => {
+    const links = await api.call('GET', `/api/v1/transactions/${dealId}/form-links`, { key: org.keys.read });
+    expect(links.status, links.text).toBe(200);
+    // Links name the request's own origin over https, as API Gateway serves it; the local API speaks plain http.
+    const url = (links.body.data[0].url as string).replace(/^https:/, 'http:');
+    expect(url, 'the public page is on the API').toMatch(new RegExp(`^${rt.baseUrl}/f/`));
+    const posted = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ fullName: 'Maria Delgado', email: 'maria@example.com', financing: 'Cash' }).toString() });
+    expect(posted.status).toBe(200);
+    const subs = await api.call('GET', `/api/v1/form-submissions?transactionId=${dealId}`, { key: org.keys.read });
+    expect(subs.body.data).toHaveLength(1);
+  });
+
+  it('runs the OAuth authorization-code flow; the KMS-signed access token calls the API', async () => {
+    const insecure = { [oauth.allowInsecureRequests]: true } as const;
+    const issuer = new URL(rt.baseUrl);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    const redirect = 'http://127.0.0.1:8976/callback';
+    const client = await oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(as, { client_name: 'Closing Desk', redirect_uris: [redirect], token_endpoint_auth_method: 'none' }, insecure));
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const url = new URL(as.authorization_endpoint!);
+    for (const [k, v] of Object.entries({ client_id: client.client_id, redirect_uri: redirect, response_type: 'code', scope: 'read', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' })) url.searchParams.set(k, v);
+    const callback = await signInAndConsent({ baseUrl: rt.baseUrl, mailDir: rt.smtp.directory, authorizeUrl: url.href, email: ownerEmail, orgId: org.orgId });
+    const params = oauth.validateAuthResponse(as, client, callback, state);
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirect, verifier, insecure));
+    const deal = await fetch(`${rt.baseUrl}/api/v1/transactions/${dealId}`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(deal.status).toBe(200);
+    expect(rt.calls.some((c) => c.action === 'kms:Sign')).toBe(true);
+  }, 60_000);
+
+  it('provisions an organization with a partner key', async () => {
+    const partner = await createPartner('Assembly Resellers');
+    const key = (await createPartnerKey(partner.partnerId, 'provisioning', ['read', 'actions'])).value;
+    const created = await fetch(`${rt.baseUrl}/api/v1/orgs`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Partner Closings', owner: { email: 'ava@example.com', firstName: 'Ava', lastName: 'Nguyen' } }) });
+    const body = (await created.json()) as { data: unknown };
+    expect(created.status, JSON.stringify(body)).toBe(200);
+    expect(body.data).toMatchObject({ name: 'Partner Closings' });
+    expect(mailTo('ava@example.com')).toHaveLength(1);
+  });
+
+  it('builds a workspace export with the Scheduler target and serves it through the emailed link', async () => {
+    const requested = await api.call('POST', '/api/v1/account/export/request', { key: org.keys.actions });
+    expect(requested.status, requested.text).toBe(200);
+    await rt.scheduler.tick(Date.now() + 10 * 60_000);
+    const latest = await api.call('GET', '/api/v1/account/export/latest', { key: org.keys.read });
+    expect(latest.body.data, functionLogs(rt, 3)).toMatchObject({ state: 'completed' });
+    const mail = await simpleParser(mailTo(ownerEmail).at(-1)!.raw);
+    const link = /(http\S+exports\/\S+)/.exec(mail.text ?? '')?.[1];
+    expect(link).toBeDefined();
+    const res = await fetch(link!);
+    expect(res.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    expect(JSON.parse(strFromU8(files['manifest.json']!))).toMatchObject({ orgId: org.orgId });
+    expect(JSON.parse(strFromU8(files['records/Transaction.json']!)).map((d: { id: string }) => d.id)).toContain(dealId);
+  }, 60_000);
+});
+
