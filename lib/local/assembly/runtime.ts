@@ -30,6 +30,7 @@ import { ASSEMBLY_ACCOUNT, ASSEMBLY_REGION } from './naming.ts';
 import { FunctionPool } from './function-pool.ts';
 import { forwardTo, startAwsGateway, type AwsCall, type AwsGateway, type GatewayRequest } from './aws-gateway.ts';
 import { describeCall } from './call-describer.ts';
+import { eventFilter } from './event-filter.ts';
 import { routesOf, startAssemblyHttpApi } from './http-api.ts';
 import { kmsEmulator } from './emulators/kms.ts';
 import { sesEmulator } from './emulators/ses.ts';
@@ -64,6 +65,8 @@ export interface AssemblyRuntime {
   /** The HTTP API's base URL (the template's `ApiEndpoint`). */
   baseUrl: string;
   assembly: CloudAssembly;
+  /** The DynamoDB Local endpoint the table is on. */
+  dynamoEndpoint: string;
   /** Every AWS call recorded so far (functions, and services on their behalf). */
   calls: AwsCall[];
   /** Function pools by logical id. */
@@ -235,7 +238,15 @@ export async function startAssemblyRuntime(opts: AssemblyRuntimeOptions): Promis
     // Event-source mappings: Lambda polls with the function's role, so those calls are the function's.
     const pollers: Array<StreamPoller | SqsPoller> = [];
     for (const id of root.ofType('AWS::Lambda::EventSourceMapping')) {
-      const props = root.resolve(root.resources[id]!.Properties) as { EventSourceArn: string; FunctionName: string; BatchSize?: number; DestinationConfig?: { OnFailure?: { Destination?: string } } };
+      const props = root.resolve(root.resources[id]!.Properties) as {
+        EventSourceArn: string;
+        FunctionName: string;
+        BatchSize?: number;
+        ScalingConfig?: { MaximumConcurrency?: number };
+        FilterCriteria?: { Filters?: Array<{ Pattern: string }> };
+        DestinationConfig?: { OnFailure?: { Destination?: string } };
+      };
+      const filter = eventFilter((props.FilterCriteria?.Filters ?? []).map((f) => f.Pattern));
       const pool = poolOf(props.FunctionName);
       const as = (action: string, resource: string, context?: Record<string, string>) => record({ caller: pool.fn.logicalId, callerKind: 'function', action, resource, context });
       if (props.EventSourceArn.includes(':dynamodb:')) {
@@ -250,6 +261,7 @@ export async function startAssemblyRuntime(opts: AssemblyRuntimeOptions): Promis
             checkpointFile: path.join(dataDir, `stream-checkpoint-${id}.json`),
             invoke: (event: DynamoDBStreamEvent) => pool.invoke(event) as never,
             intervalMs: 50,
+            filter,
           }),
         );
       } else {
@@ -257,7 +269,9 @@ export async function startAssemblyRuntime(opts: AssemblyRuntimeOptions): Promis
         for (const a of ['ReceiveMessage', 'DeleteMessage', 'GetQueueAttributes']) as(`sqs:${a}`, props.EventSourceArn);
         const key = sqs.keys.get(name);
         if (key) as('kms:Decrypt', key, { 'kms:ViaService': `sqs.${assembly.naming.region}.amazonaws.com` });
-        pollers.push(startSqsPoller({ queueUrl: sqs.engineUrlOfName(name), invoke: (event: SQSEvent) => pool.invoke(event) as never, waitTimeSeconds: 0, batchSize: Math.min(props.BatchSize ?? 10, 10) }));
+        if (props.FilterCriteria?.Filters?.length) throw new Error(`event source mapping ${id}: SQS filter criteria are not run locally`);
+        const concurrency = Math.min(props.ScalingConfig?.MaximumConcurrency ?? 4, 4); // a small machine's share
+        pollers.push(startSqsPoller({ queueUrl: sqs.engineUrlOfName(name), invoke: (event: SQSEvent) => pool.invoke(event) as never, waitTimeSeconds: 0, batchSize: Math.min(props.BatchSize ?? 10, 10), concurrency }));
       }
     }
     stops.push(() => Promise.all(pollers.map((p) => p.stop())));
@@ -265,6 +279,7 @@ export async function startAssemblyRuntime(opts: AssemblyRuntimeOptions): Promis
     return {
       baseUrl: api.baseUrl,
       assembly,
+      dynamoEndpoint,
       calls: gateway.calls,
       functions: pools,
       smtp,
