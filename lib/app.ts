@@ -29,7 +29,17 @@ export const DEFAULT_STACK_NAME = 'tcs-dev';
  *   schedule in shared/events/retry-schedule.ts; also sets the delivery queue's `maxReceiveCount`)
  * - `webhookBreakerThreshold` (consecutive failures that pause a subscription; default unset: code default 20)
  * - messaging: `mailDomain`, `mailFromAddress`, `inboundMailDomain`, `mailSenderIdentities`,
- *   `smsOriginationIdentity`, `smsOptOutList`, `publicBaseUrl` (meanings and defaults: lib/messaging/settings.ts)
+ *   `smsOriginationIdentity`, `smsOptOutList`, `publicBaseUrl` (meanings and defaults: lib/messaging/settings.ts);
+ *   the SES receipt rule set is created only with `mailDomain` or `inboundMailDomain`
+ * - `safeDeployments` (`false` for dev stacks: functions deploy to $LATEST, no versions, `live` aliases or CodeDeploy;
+ *   default true: lib/safe-deployments.ts)
+ * - `apiGatewayCloudWatchRole` (`true`: the stack sets API Gateway's account-wide CloudWatch role, retained on
+ *   destroy, and the partner stage logs; `existing`: the account has one, the stage logs; default unset: no stage
+ *   logging, no account change: lib/partner-api.ts)
+ * - `recordRetentionYears` (whole years, 1–100, that replaced or deleted documents are kept, archived; default 5:
+ *   lib/retention.ts)
+ * - `tableBackupPlan` (`true` adds an AWS Backup plan for the table; default false) and `tableBackupRetentionYears`
+ *   (years its monthly backups are kept; default `recordRetentionYears`)
  * cdk-nag 3 is a policy-validation plugin: it runs at `app.synth()` and fails synthesis on any
  * unacknowledged error (report in `cdk.out/policy-validation-report.json`).
  */

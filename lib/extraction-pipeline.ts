@@ -6,11 +6,13 @@
  *                                 │ Textract async analysis (FORMS+QUERIES) │ ocr/<orgId>/<jobId>/blocks.json
  *
  * - Documents bucket: private (all public access blocked), SSE-KMS with the stack's data key and an S3 Bucket Key
- *   (SSE-S3 without one), TLS only, versioned; lifecycle: old versions and lone delete markers expired after
- *   `NONCURRENT_VERSION_DAYS`, incomplete multipart uploads aborted after 1 day, OCR blocks files (`ocr/`) expired after 30 days, documents (`org/`)
- *   moved to INTELLIGENT_TIERING after 30 days; server access logs to a separate logs bucket (90 days); CORS lets a
- *   browser on any origin PUT (presigned upload) and GET (presigned download): the URL's signature is the
- *   authorization, so an open origin list grants nothing by itself.
+ *   (SSE-S3 without one), TLS only, versioned; lifecycle (lib/retention.ts): a document's old versions (`org/`) move
+ *   to Glacier Deep Archive after `ARCHIVE_NONCURRENT_AFTER_DAYS` and are deleted `recordRetentionYears` later (they
+ *   are transaction records), lone delete markers removed, incomplete multipart uploads aborted after 1 day, OCR
+ *   blocks files (`ocr/`, derived data) expired after 30 days with their old versions a day later, documents moved to
+ *   INTELLIGENT_TIERING after 30 days; server access logs to a separate logs bucket (90 days); CORS lets a browser on
+ *   the API's allowed origins (context `corsAllowOrigins`, default `*`) PUT (presigned upload) and GET (presigned
+ *   download): the URL's signature is the authorization, the origin list only limits which web apps may use it.
  * - The state machine is lib/extraction-definition.ts as is (`DefinitionBody.fromString`), each
  *   `${<Step>FunctionArn}` substituted with its step function's ARN; logs ALL to its own log group; X-Ray tracing.
  *   Its role may invoke exactly the six step functions.
@@ -41,6 +43,7 @@ import { OCR_PREFIX } from '#functions/extraction-steps/blocks';
 import { DOCUMENT_PREFIX, EXTRACTION_STEPS, extractionDefinition, STEP_RESOURCE_VARIABLES, STEP_STATE_NAMES, type ExtractionStep } from './extraction-definition.ts';
 import { countLines } from './alarms/log-metric.ts';
 import { withRunbook, type RunbookAnchor } from './alarms/runbook.ts';
+import { ARCHIVE_NONCURRENT_AFTER_DAYS, DEFAULT_RECORD_RETENTION_YEARS, yearsInDays } from './retention.ts';
 import { ServiceFunction } from './service-function.ts';
 import { DOCUMENT_UPLOADED_TABLE_ACCESS, EXTRACTION_STEP_TABLE_ACCESS, type TableAccess } from './table-access.ts';
 
@@ -50,8 +53,6 @@ export const OCR_RETENTION_DAYS = 30;
 export const INTELLIGENT_TIERING_AFTER_DAYS = 30;
 /** Days server access logs are kept. */
 export const ACCESS_LOG_RETENTION_DAYS = 90;
-/** Days an overwritten or deleted object's old version is kept before the lifecycle expires it. */
-export const NONCURRENT_VERSION_DAYS = 30;
 
 /** Handler module of each step (relative to the project root); each exports `handler`. */
 export const STEP_HANDLER_FILES: Readonly<Record<ExtractionStep, string>> = {
@@ -112,8 +113,13 @@ export interface ExtractionPipelineProps {
   readonly documentsRemovalPolicy?: RemovalPolicy;
   /** Encrypts the documents bucket (SSE-KMS with an S3 Bucket Key; lib/data-key.ts). Default SSE-S3. */
   readonly dataKey?: DataKey;
-  /** Days a replaced or deleted document's old version is kept (versioning). Default `NONCURRENT_VERSION_DAYS`. */
-  readonly noncurrentVersionDays?: number;
+  /**
+   * Years a replaced or deleted document's old version is kept (in Deep Archive after `ARCHIVE_NONCURRENT_AFTER_DAYS`)
+   * before the lifecycle deletes it (context `recordRetentionYears`, lib/retention.ts). Default `DEFAULT_RECORD_RETENTION_YEARS`.
+   */
+  readonly recordRetentionYears?: number;
+  /** Origins a browser may upload from and download to (the API's `corsAllowOrigins`). Default `['*']`. */
+  readonly corsAllowOrigins?: readonly string[];
 }
 
 /** Documents bucket (+ access-log bucket), step functions, state machine, upload trigger, alarms. */
@@ -157,18 +163,18 @@ export class ExtractionPipeline extends Construct {
     this.dataKey = props.dataKey;
     this.bucket = new s3.Bucket(this, 'Documents', {
       ...privateBucket,
-      // Contracts are records: an overwrite or delete keeps the old version for a while (a mistaken delete, a
-      // purge done in error), then the lifecycle rule below expires it.
+      // Contracts are records: an overwrite or delete keeps the old version (a mistaken delete, a purge done in
+      // error, a records request years later); the lifecycle rules below archive it, then expire it.
       versioned: true,
       ...(props.dataKey && { encryption: s3.BucketEncryption.KMS, encryptionKey: props.dataKey.key, bucketKeyEnabled: true }),
       serverAccessLogsBucket: this.accessLogsBucket,
       serverAccessLogsPrefix: 'documents/',
       cors: [
         {
-          // Browser uploads (presigned PUT) and downloads (presigned GET) from the customer's own web apps, whose
-          // origins this service does not know; the presigned signature is what authorizes each request.
+          // Browser uploads (presigned PUT) and downloads (presigned GET) from the customer's own web apps: the same
+          // origins as the API; the presigned signature is what authorizes each request.
           allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
-          allowedOrigins: ['*'],
+          allowedOrigins: [...(props.corsAllowOrigins ?? ['*'])],
           allowedHeaders: ['*'],
           exposedHeaders: ['ETag'],
           maxAge: 3000,
@@ -177,11 +183,13 @@ export class ExtractionPipeline extends Construct {
       lifecycleRules: [
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         {
-          id: 'expire-old-versions',
-          noncurrentVersionExpiration: Duration.days(props.noncurrentVersionDays ?? NONCURRENT_VERSION_DAYS),
-          expiredObjectDeleteMarker: true,
+          id: 'archive-old-document-versions',
+          prefix: DOCUMENT_PREFIX,
+          noncurrentVersionTransitions: [{ storageClass: s3.StorageClass.DEEP_ARCHIVE, transitionAfter: Duration.days(ARCHIVE_NONCURRENT_AFTER_DAYS) }],
+          noncurrentVersionExpiration: Duration.days(yearsInDays(props.recordRetentionYears ?? DEFAULT_RECORD_RETENTION_YEARS)),
         },
-        { id: 'expire-ocr-blocks', prefix: OCR_PREFIX, expiration: Duration.days(OCR_RETENTION_DAYS) },
+        { id: 'remove-lone-delete-markers', expiredObjectDeleteMarker: true },
+        { id: 'expire-ocr-blocks', prefix: OCR_PREFIX, expiration: Duration.days(OCR_RETENTION_DAYS), noncurrentVersionExpiration: Duration.days(1) },
         {
           id: 'documents-to-intelligent-tiering',
           prefix: DOCUMENT_PREFIX,
@@ -239,13 +247,14 @@ export class ExtractionPipeline extends Construct {
       comment: 'Contract extraction (lib/extraction-definition.ts)',
       stateMachineType: sfn.StateMachineType.STANDARD,
       definitionBody: sfn.DefinitionBody.fromString(JSON.stringify(extractionDefinition())),
-      definitionSubstitutions: Object.fromEntries(EXTRACTION_STEPS.map((s) => [STEP_RESOURCE_VARIABLES[s], steps[s].fn.functionArn])),
+      definitionSubstitutions: Object.fromEntries(EXTRACTION_STEPS.map((s) => [STEP_RESOURCE_VARIABLES[s], steps[s].live.functionArn])),
       logs: { destination: this.logGroup, level: sfn.LogLevel.ALL, includeExecutionData: true },
       tracingEnabled: true,
     });
-    // Exactly the six step functions (unqualified ARNs, as the definition names them).
+    // Exactly the six step functions, by the ARN the definition names (the `live` alias, or the function without
+    // safe deployments): IAM matches a qualified ARN only by that qualifier.
     this.stateMachine.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: EXTRACTION_STEPS.map((s) => steps[s].fn.functionArn) }),
+      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: EXTRACTION_STEPS.map((s) => steps[s].live.functionArn) }),
     );
     Validations.of(this.stateMachine).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -274,7 +283,7 @@ export class ExtractionPipeline extends Construct {
       documentObjects,
       'the upload handler checks (HEAD, first bytes) uploaded documents and deletes one whose document item is gone (org/<orgId>/documents/…)',
     );
-    this.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(this.uploadHandler.fn), { prefix: DOCUMENT_PREFIX });
+    this.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(this.uploadHandler.live), { prefix: DOCUMENT_PREFIX });
     acknowledgeNotificationsHandler(stack);
 
     // Alarms.

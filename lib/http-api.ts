@@ -2,9 +2,11 @@
  * `ServiceHttpApi`: the API Gateway HTTP API, one route per operation of the registry (`lib/registry.ts`),
  * each integrated with its group's Lambda, plus `$default` → the `meta` function (unknown routes answer 404 in
  * the JSON error envelope instead of API Gateway's own `{"message":"Not Found"}`), plus one route per public route
- * (`lib/public-routes.ts`, e.g. `GET /l/{token}`), integrated with its worker's function.
+ * (`lib/public-routes.ts`, e.g. `GET /l/{token}`), integrated with its worker's function. The routes, integrations and
+ * their Lambda permissions are a nested stack (`routesStack`); each integration names the function it is given (a
+ * `ServiceFunction.live` alias).
  */
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
@@ -83,6 +85,12 @@ export class ServiceHttpApi extends Construct {
   readonly url: string;
   /** The custom domain (props `customDomain`), or undefined. */
   readonly customDomain?: apigwv2.DomainName;
+  /**
+   * The nested stack holding the routes, their integrations and the integrations' Lambda permissions (about 180
+   * resources), so the main stack stays under CloudFormation's 500 with a version, alias and deployment group per
+   * function (lib/safe-deployments.ts). The API, its stage and access logs stay in the main stack.
+   */
+  readonly routesStack: NestedStack;
 
   constructor(scope: Construct, id: string, props: ServiceHttpApiProps) {
     super(scope, id);
@@ -118,6 +126,9 @@ export class ServiceHttpApi extends Construct {
       },
     });
     this.url = this.stage.url;
+    this.routesStack = new NestedStack(this, 'Routes', { description: 'HTTP API routes, their Lambda integrations and permissions (lib/http-api.ts)' });
+    // Operation routes and `$default` (public routes have their own scope and acknowledgments below).
+    const operationRoutes = new Construct(this.routesStack, 'Operations');
 
     // One integration per group, shared by its routes. `scopePermissionToRoute: false` gives each function one
     // Lambda permission for this API (`<apiId>/*/*/*`) instead of one per route (~116 fewer resources).
@@ -135,7 +146,7 @@ export class ServiceHttpApi extends Construct {
 
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
     for (const op of ops) {
-      const route = new apigwv2.HttpRoute(this.api, `Route${op.operationId[0].toUpperCase()}${op.operationId.slice(1)}`, {
+      const route = new apigwv2.HttpRoute(operationRoutes, `Route${op.operationId[0].toUpperCase()}${op.operationId.slice(1)}`, {
         httpApi: this.api,
         routeKey: apigwv2.HttpRouteKey.with(op.path, apigwv2.HttpMethod[op.method]),
         integration: integrationOf(op.group),
@@ -162,13 +173,13 @@ export class ServiceHttpApi extends Construct {
 
     // `$default` has its own integration with a route-scoped permission: its source ARN
     // (`<apiId>/$default/$default`) has no method/path part, so `<apiId>/*/*/*` would not match it.
-    new apigwv2.HttpRoute(this.api, 'DefaultRoute', {
+    new apigwv2.HttpRoute(operationRoutes, 'DefaultRoute', {
       httpApi: this.api,
       routeKey: apigwv2.HttpRouteKey.DEFAULT,
       integration: new HttpLambdaIntegration('DefaultRouteIntegration', props.functionOf(DEFAULT_ROUTE_GROUP)),
     });
 
-    Validations.of(this.api).acknowledge({
+    Validations.of(operationRoutes).acknowledge({
       id: 'AwsSolutions-APIG4',
       reason:
         'Every route authenticates inside its Lambda (mcp_at_/rsk_ API keys hashed and looked up) in the same ' +
@@ -194,7 +205,7 @@ export class ServiceHttpApi extends Construct {
       // The first route of a worker and method keeps its original ids; further ones add their path.
       const suffix = (seen.get(`${pub.worker} ${pub.method}`) ?? 0) === 0 ? '' : pathId(pub.path);
       seen.set(`${pub.worker} ${pub.method}`, (seen.get(`${pub.worker} ${pub.method}`) ?? 0) + 1);
-      const route = new apigwv2.HttpRoute(this, `PublicRoute${pascal(pub.worker)}${pub.method}${suffix}`, {
+      const route = new apigwv2.HttpRoute(this.routesStack, `PublicRoute${pascal(pub.worker)}${pub.method}${suffix}`, {
         httpApi: this.api,
         routeKey: apigwv2.HttpRouteKey.with(pub.path, apigwv2.HttpMethod[pub.method]),
         integration: integrationOfWorker(pub.worker),

@@ -2,7 +2,7 @@
  * `MessagingPipeline`: email, SMS and scheduled sends in AWS, and the workers that take what comes back.
  *
  *   mail:send ─▶ SES (configuration set) ─events─▶ topic ─▶ email-events        lib/messaging/mail-sending.ts
- *   reply ─▶ SES receipt rule ─▶ bucket inbound/ ─▶ inbound-email               lib/messaging/inbound-mail.ts
+ *   reply ─▶ SES receipt rule ─▶ inbound-mail bucket ─▶ inbound-email          lib/messaging/inbound-mail.ts (with a mail domain)
  *   sms:send ─▶ End User Messaging SMS;  reply/STOP ─▶ topic ─▶ inbound-sms     lib/messaging/sms.ts
  *   schedules:manage ─▶ EventBridge Scheduler (group, role) ─▶ scheduled-send   lib/messaging/scheduler.ts
  *   GET /l/{token} (HTTP API, no credentials) ─▶ public-links ─▶ 302 to a 5-minute download URL
@@ -76,7 +76,7 @@ export interface MessagingPipelineProps {
   readonly table: dynamodb.ITable;
   /** Absolute path of `functions/<worker>/handler.ts`. */
   readonly entryOf: (worker: MessagingWorker) => string;
-  /** The documents bucket (inbound mail lands under `inbound/`) and its document grants. */
+  /** The documents bucket's grants, and its access-log bucket (which the inbound-mail bucket logs to as well). */
   readonly extraction: ExtractionPipeline;
   readonly settings: MessagingSettings;
   /** Encrypts the failure queue, the scheduler's DLQ and the mail secrets (lib/data-key.ts). */
@@ -92,7 +92,8 @@ export class MessagingPipeline extends Construct {
   readonly failureQueue: sqs.Queue;
   private readonly dataKey?: DataKey;
   readonly mail: MailSending;
-  readonly inboundMail: InboundMail;
+  /** Receipt rule set, inbound-mail bucket and notification; only when the deployment receives mail (`settings.receivesMail`). */
+  readonly inboundMail?: InboundMail;
   readonly sms: SmsMessaging;
   readonly scheduler: MessageScheduler;
   readonly alarms: readonly cloudwatch.Alarm[];
@@ -119,6 +120,8 @@ export class MessagingPipeline extends Construct {
         description: `Messaging worker ${name} (functions/${name}/handler.ts)`,
         timeout: Duration.seconds(WORKER_SIZING[name].timeout),
         memorySize: WORKER_SIZING[name].memorySize,
+        // public-links answers HTTP requests (a canary); the others are asynchronous.
+        deployment: name === 'public-links' ? 'api' : 'worker',
       });
       // public-links lists a deal's disclosure packages (GSI1) for its portal; the other workers query no index.
       fn.bindTable(props.table, MESSAGING_WORKER_TABLE_ACCESS[name], { indexes: name === 'public-links' });
@@ -147,7 +150,7 @@ export class MessagingPipeline extends Construct {
     }
 
     this.mail = new MailSending(this, 'Mail', { settings, topicKey: this.topicKey, eventsHandler: workers['email-events'], dataKey: props.dataKey });
-    this.inboundMail = new InboundMail(this, 'InboundMail', { settings, bucket: extraction.bucket, handler: workers['inbound-email'] });
+    if (settings.receivesMail) this.inboundMail = new InboundMail(this, 'InboundMail', { settings, accessLogsBucket: extraction.accessLogsBucket, handler: workers['inbound-email'] });
     this.sms = new SmsMessaging(this, 'Sms', { settings, topicKey: this.topicKey, inboundHandler: workers['inbound-sms'] });
     this.scheduler = new MessageScheduler(this, 'Scheduler', { target: workers['scheduled-send'], dataKey: props.dataKey });
 
@@ -289,7 +292,7 @@ export class MessagingPipeline extends Construct {
    * (`requestPayload`) for a replay (docs/runbook.md#messaging-worker-failures), and the queue is alarmed.
    */
   catchFailures(fn: ServiceFunction): void {
-    fn.fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(this.failureQueue) });
+    fn.live.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(this.failureQueue) });
     if (this.dataKey) acknowledgeQueueSendKeyGrant(fn, 'its on-failure destination, the worker-failures queue');
   }
 }

@@ -38,6 +38,7 @@ export class OAuthServer extends Construct {
       serviceName: 'oauth',
       description: 'OAuth 2.1 authorization server (functions/oauth/handler.ts)',
       xraySdk: false,
+      deployment: 'api',
     });
     this.fn.bindTable(props.table, [...BASE_TABLE_ACCESS]);
     this.signingKey.grant(this.fn.fn, 'kms:Sign', 'kms:GetPublicKey');

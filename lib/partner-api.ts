@@ -9,13 +9,19 @@
  *   requires an API key, so the usage plan's throttle and quota meter each partner.
  * - Gateway Responses answer in the spec's envelope `{ error: { code, message } }` (401, 404, 429 with `Retry-After`).
  * - The app's own per-key rate limits still apply: the partner function authenticates and counts the key itself.
+ * - Stage logging (execution errors and JSON access logs) needs API Gateway's account-level CloudWatch role, one per
+ *   account and region, shared by every REST API there: context `apiGatewayCloudWatchRole` (`apiGatewayCloudWatchRoleOf`).
+ *   This stack sets that role only when asked (`true`), and then retains it on destroy: deleting it would leave every
+ *   REST API of the region logging through a deleted role. Without a role API Gateway refuses a stage with logging,
+ *   so by default (unset) the stage logs nothing; `existing` turns logging on with the role the account already has
+ *   (`aws apigateway get-account` shows `cloudwatchRoleArn`).
  */
 import { Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type { Construct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
 import type { RegisteredOperation } from '#api/operation';
 import { ServiceFunction } from './service-function.ts';
 
@@ -33,6 +39,27 @@ export interface PartnerApiProps {
   readonly burstLimit?: number;
   /** Usage plan quota: requests per API key per day. Default 50,000. */
   readonly dailyQuota?: number;
+}
+
+/** Context key choosing the stage's logging and API Gateway's account CloudWatch role. */
+export const API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT = 'apiGatewayCloudWatchRole';
+
+/**
+ * `create` (context `true`): the stack creates the account's API Gateway CloudWatch role (retained on destroy) and
+ * the stage logs; `existing`: the account already has one, the stage logs; `none` (unset or `false`): no stage logging.
+ */
+export type ApiGatewayCloudWatchRole = 'create' | 'existing' | 'none';
+
+/**
+ * Reads context `apiGatewayCloudWatchRole` (`true`, `existing`, `false`; default unset = `none`).
+ * @throws Error on any other value
+ */
+export function apiGatewayCloudWatchRoleOf(scope: IConstruct): ApiGatewayCloudWatchRole {
+  const value = scope.node.tryGetContext(API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT) as unknown;
+  if (value === undefined || value === false || value === 'false' || value === '') return 'none';
+  if (value === true || value === 'true') return 'create';
+  if (value === 'existing') return 'existing';
+  throw new Error(`context ${API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT} must be true, existing or false (got ${JSON.stringify(value)})`);
 }
 
 /** A Gateway Response in the spec's envelope. */
@@ -63,30 +90,36 @@ export class PartnerApi extends NestedStack {
       serviceName: 'partner-authorizer',
       description: 'Partner stage Lambda authorizer (functions/partner-authorizer/handler.ts)',
       timeout: Duration.seconds(5),
+      deployment: 'api',
     });
     this.authorizerFunction.bindTable(props.table, ['dynamodb:GetItem'], { indexes: false });
 
-    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.RETAIN });
+    const cloudWatchRole = apiGatewayCloudWatchRoleOf(this);
+    const logging = cloudWatchRole !== 'none';
+    const accessLogs = logging ? new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.RETAIN }) : undefined;
     this.api = new apigw.RestApi(this, 'Api', {
       restApiName: 'partner-api',
       description: 'Partner tier (/api/v1/orgs/*): rsk_ keys, usage plan',
       apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
       endpointTypes: [apigw.EndpointType.REGIONAL],
-      cloudWatchRole: true,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.DESTROY,
+      cloudWatchRole: cloudWatchRole === 'create',
+      // Account-wide: other REST APIs of the region log through it too.
+      ...(cloudWatchRole === 'create' && { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN }),
       deployOptions: {
         stageName: 'partner',
         tracingEnabled: true,
-        loggingLevel: apigw.MethodLoggingLevel.ERROR,
-        accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
-        accessLogFormat: apigw.AccessLogFormat.jsonWithStandardFields(),
+        ...(accessLogs && {
+          loggingLevel: apigw.MethodLoggingLevel.ERROR,
+          accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
+          accessLogFormat: apigw.AccessLogFormat.jsonWithStandardFields(),
+        }),
         throttlingRateLimit: 100,
         throttlingBurstLimit: 200,
       },
     });
 
     const authorizer = new apigw.RequestAuthorizer(this, 'KeyAuthorizer', {
-      handler: this.authorizerFunction.fn,
+      handler: this.authorizerFunction.live,
       identitySources: [apigw.IdentitySource.header('Authorization')],
       // No cache: a revoked key is refused on its next request.
       resultsCacheTtl: Duration.seconds(0),
@@ -130,10 +163,19 @@ export class PartnerApi extends NestedStack {
         id: 'AwsSolutions-COG4',
         reason: 'Partner keys are rsk_ API keys, not Cognito users: a Lambda REQUEST authorizer admits them and names their usage-plan key.',
       },
-      {
+    );
+    if (cloudWatchRole === 'create') {
+      Validations.of(this.api).acknowledge({
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
         reason: "API Gateway's account-level CloudWatch role uses the AWS managed AmazonAPIGatewayPushToCloudWatchLogs policy, which is scoped to log delivery.",
-      },
-    );
+      });
+    }
+    if (!logging) {
+      const why =
+        "Stage logging needs API Gateway's account-level CloudWatch role, which this stack sets only by opt-in " +
+        '(context apiGatewayCloudWatchRole=true, or =existing when the account has one): it is shared by every REST API of the region. ' +
+        'The partner function logs every request itself (Powertools, with the request id).';
+      Validations.of(this.api).acknowledge({ id: 'AwsSolutions-APIG1', reason: why }, { id: 'AwsSolutions-APIG6', reason: why });
+    }
   }
 }

@@ -2,9 +2,13 @@
  * `ServiceFunction`: the one way this service defines a Lambda. It fixes runtime (Node.js 22, arm64),
  * bundling (esbuild, ESM, minified, source maps, AWS SDK v3 bundled), log retention, tracing and the Powertools
  * settings (service name per function; logs and EMF metrics on stdout, into the function's log group), and
- * grants table access only through `bindTable` (least privilege, no `dynamodb:*`).
+ * grants table access only through `bindTable` (least privilege, no `dynamodb:*`). With safe deployments on (the
+ * default, lib/safe-deployments.ts) it publishes each deployment as a version behind the alias `live`, which
+ * CodeDeploy shifts gradually; `live` is what every invoker names.
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as codedeploy from 'aws-cdk-lib/aws-codedeploy';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -16,6 +20,7 @@ import type { Capability } from '#api/types';
 import type { TableAccess } from './table-access.ts';
 import { KMS_READ_ACTIONS, KMS_WRITE_ACTIONS } from './data-key.ts';
 import { responseSchemaAliases } from './bundling/no-response-schemas.ts';
+import { LIVE_ALIAS, SAFE_DEPLOYMENT_STYLES, SafeDeployments, safeDeploymentsEnabled, type SafeDeploymentStyle } from './safe-deployments.ts';
 
 /** Lets an ESM bundle load CommonJS dependencies that call `require` (the AWS SDK's transitive deps do). */
 const REQUIRE_SHIM = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
@@ -92,6 +97,11 @@ export interface ServiceFunctionProps {
    * account's unreserved pool. Reserving takes the amount out of that pool.
    */
   readonly reservedConcurrentExecutions?: number;
+  /**
+   * How CodeDeploy shifts traffic to a new version (lib/safe-deployments.ts): `api` (canary 10 % for 5 minutes) for
+   * functions answering HTTP requests, `worker` (linear 10 % a minute) for asynchronous ones. Default `worker`.
+   */
+  readonly deployment?: SafeDeploymentStyle;
 }
 
 /** Options of `ServiceFunction.bindTable`. */
@@ -112,6 +122,16 @@ export class ServiceFunction extends Construct {
   readonly fn: nodejs.NodejsFunction;
   /** The function's log group; its retention is `logRetention`. */
   readonly logGroup: logs.LogGroup;
+  /**
+   * What invokers name: the alias `live` with safe deployments on, else the function itself ($LATEST). Integrations,
+   * event-source mappings, notifications, subscriptions, state-machine tasks, schedule targets and their permissions
+   * use this; metrics use `fn` (all versions).
+   */
+  readonly live: lambda.IFunction;
+  /** The alias `live` (safe deployments on), else undefined. */
+  readonly alias?: lambda.Alias;
+  /** Shifts `alias` to each new version and rolls back on its alarms (`addRollbackAlarm`); undefined when off. */
+  readonly deploymentGroup?: codedeploy.LambdaDeploymentGroup;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
@@ -156,6 +176,26 @@ export class ServiceFunction extends Construct {
       },
     });
 
+    if (safeDeploymentsEnabled(this)) {
+      // The version is retained (CDK's default): a rollback shifts the alias back to it.
+      this.alias = new lambda.Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.fn.currentVersion });
+      const shared = SafeDeployments.of(this);
+      this.deploymentGroup = new codedeploy.LambdaDeploymentGroup(this, 'Deployment', {
+        application: shared.application,
+        role: shared.role,
+        alias: this.alias,
+        deploymentConfig: SAFE_DEPLOYMENT_STYLES[props.deployment ?? 'worker'],
+      });
+      this.live = this.alias;
+      // An SNS subscription to `live` (lib/messaging/mail-sending.ts, sms.ts) is created under the alias.
+      Validations.of(this.alias).acknowledge({
+        id: 'CloudFormation-Validate::W3694',
+        reason: 'SNS accepts a qualified Lambda ARN (an alias) as a lambda endpoint and invokes that alias; the template check only knows AWS::Lambda::Function.',
+      });
+    } else {
+      this.live = this.fn;
+    }
+
     // Justified cdk-nag findings owned by this construct (see bin/app.ts for the pack).
     Validations.of(this).acknowledge(
       {
@@ -177,6 +217,14 @@ export class ServiceFunction extends Construct {
           '(node22) the bundles are built and tested for; moving to a newer runtime is a tested change, not a default.',
       },
     );
+  }
+
+  /**
+   * Makes CodeDeploy roll a deployment of this function back when any of `alarms` goes to ALARM while traffic shifts
+   * (at most 10 per deployment group). Does nothing with safe deployments off.
+   */
+  addRollbackAlarm(...alarms: cloudwatch.IAlarm[]): void {
+    for (const alarm of alarms) this.deploymentGroup?.addAlarm(alarm);
   }
 
   /**

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AspectPriority, Aspects, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
-import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
 import { LAMBDA_GROUPS, type Capability, type LambdaGroup } from '#api/types';
 import { AlarmTopic, NotifyEveryAlarm } from './alarms/alarm-topic.ts';
@@ -32,6 +32,7 @@ import { ReferenceSite } from './reference-site.ts';
 import { OAuthServer } from './oauth-server.ts';
 import { PartnerApi } from './partner-api.ts';
 import { WorkspaceLifecycle, type LifecycleWorker } from './workspace-lifecycle.ts';
+import { recordRetentionYearsOf, TableBackupPlan, tableBackupYearsOf } from './retention.ts';
 
 /** Repository root (the directory holding `functions/`), resolved from this file so cwd does not matter. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -60,8 +61,11 @@ export interface TransactionCoordinationStackProps extends StackProps {
 /**
  * The service stack. Outputs `ApiUrl` (invoke URL, trailing `/`), `ApiDomainTarget` and `ApiDomainHostedZoneId`
  * (with a custom domain), `TableName`, `DocumentsBucketName`,
- * `ExtractionStateMachineArn`, and the messaging set-up values (`MailConfigurationSetName`,
- * `InboundMailActivateCommand`, `InboundSmsTopicArn`, `MailDkim1..3` with `mailDomain`). Functions are named by
+ * `ExtractionStateMachineArn`, the messaging set-up values (`MailConfigurationSetName`, `InboundMailActivateCommand`
+ * with a mail domain, `InboundSmsTopicArn`, `MailDkim1..3` with `mailDomain`), and what docs/runbook.md reads
+ * (`WebhookDeliveryQueueUrl`, `WebhookDeliveryDlqUrl`, `WebhookFanoutDlqUrl`, `WorkerFailuresQueueUrl`,
+ * `SchedulerDlqUrl`, `ScheduleGroupName`). Every function is invoked through its `live` alias with safe deployments
+ * (lib/safe-deployments.ts); the HTTP routes are a nested stack (lib/http-api.ts). Functions are named by
  * CloudFormation; one per group that has operations, built from its generated entry (lib/group-entries.ts) and
  * granted what its operations' capabilities ask, plus the two webhook workers (`functions/webhook-fanout`,
  * `functions/webhook-delivery`), the six extraction steps (`functions/extraction-steps/*.ts`), the upload
@@ -97,12 +101,16 @@ export class TransactionCoordinationStack extends Stack {
   readonly tableAlarms: TableAlarms;
   /** SNS topic every alarm notifies on ALARM and OK (wired by the `NotifyEveryAlarm` aspect). */
   readonly alarmTopic: AlarmTopic;
+  /** The table's AWS Backup plan (context `tableBackupPlan=true`, lib/retention.ts), or undefined. */
+  readonly tableBackup?: TableBackupPlan;
 
   constructor(scope: Construct, id: string, props: TransactionCoordinationStackProps) {
     super(scope, id, props);
 
     this.dataKey = new DataKey(this, 'DataKey');
     this.table = new ServiceTable(this, 'Data', { deletionProtection: props.tableDeletionProtection ?? true, encryptionKey: this.dataKey.key });
+    const backupYears = tableBackupYearsOf(this); // throws on a malformed value
+    if (backupYears !== undefined) this.tableBackup = new TableBackupPlan(this, 'TableBackup', { table: this.table.table, retentionYears: backupYears, encryptionKey: this.dataKey.key });
 
     const ops = props.operations;
     const groups = LAMBDA_GROUPS.filter((g) => ops.some((op) => op.group === g));
@@ -113,6 +121,7 @@ export class TransactionCoordinationStack extends Stack {
         entry: entries.get(group)!,
         description: `API group ${group} (functions/${group}/)`,
         serviceName: `api-${group}`,
+        deployment: 'api',
         xraySdk: bundlesXraySdk(ops.filter((op) => op.group === group).flatMap((op) => op.uses)),
       });
       fn.bindTable(this.table.table, tableAccessOf(ops.filter((op) => op.group === group)));
@@ -131,6 +140,8 @@ export class TransactionCoordinationStack extends Stack {
       table: this.table.table,
       entryOf: (relativePath) => path.join(PROJECT_ROOT, relativePath),
       dataKey: this.dataKey,
+      recordRetentionYears: recordRetentionYearsOf(this), // throws on a malformed value
+      corsAllowOrigins: props.edge?.corsAllowOrigins,
     });
 
     const messagingSettings = props.messaging ?? parseMessagingSettings({});
@@ -150,17 +161,17 @@ export class TransactionCoordinationStack extends Stack {
       functionOf: (group) => {
         const fn = functions.get(group);
         if (!fn) throw new Error(`no function for Lambda group ${group}`);
-        return fn.fn;
+        return fn.live;
       },
       publicRoutes: PUBLIC_ROUTES,
-      publicFunctionOf: (worker) => publicFunctionOf(worker).fn,
+      publicFunctionOf: (worker) => publicFunctionOf(worker).live,
       ...props.edge,
     });
     new ReferenceSite(this, 'Reference', { httpApi: this.httpApi.api, operations: ops });
     const partnerFn = functions.get('partner');
     if (partnerFn) {
       this.partnerApi = new PartnerApi(this, 'PartnerTier', {
-        partnerFunction: partnerFn.fn,
+        partnerFunction: partnerFn.live,
         operations: ops.filter((op) => op.group === 'partner'),
         table: this.table.table,
         authorizerEntry: path.join(PROJECT_ROOT, 'functions', 'partner-authorizer', 'handler.ts'),
@@ -217,6 +228,8 @@ export class TransactionCoordinationStack extends Stack {
       ],
     });
 
+    this.addRollbackAlarms(publicFunctionOf);
+
     // Last, and at synthesis: every alarm of the stack, including any added after this line, notifies the topic.
     this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { masterKey: this.messaging.topicKey, email: props.alarmEmail });
     Aspects.of(this).add(new NotifyEveryAlarm([this.alarmTopic.action, ...(props.alarmActions ?? [])]), { priority: AspectPriority.MUTATING });
@@ -233,5 +246,34 @@ export class TransactionCoordinationStack extends Stack {
     new CfnOutput(this, 'DocumentsBucketName', { value: this.extraction.bucket.bucketName, description: 'Uploaded documents and OCR blocks files' });
     new CfnOutput(this, 'ExtractionStateMachineArn', { value: this.extraction.stateMachine.stateMachineArn, description: 'Contract-extraction state machine' });
     new CfnOutput(this, 'MailConfigurationSetName', { value: this.messaging.mail.configurationSet.configurationSetName, description: 'SES configuration set every email is sent in' });
+    // What docs/runbook.md reads with `aws cloudformation describe-stacks` (its "Before you start" section).
+    new CfnOutput(this, 'WebhookDeliveryQueueUrl', { value: this.webhooks.queue.queueUrl, description: 'Webhook delivery queue (redrive target of the delivery DLQ)' });
+    new CfnOutput(this, 'WebhookDeliveryDlqUrl', { value: this.webhooks.deadLetterQueue.queueUrl, description: 'Webhook deliveries whose attempts are spent' });
+    new CfnOutput(this, 'WebhookFanoutDlqUrl', { value: this.webhooks.fanoutDeadLetterQueue.queueUrl, description: 'Stream batches webhook fan-out gave up on (shard and sequence range)' });
+    new CfnOutput(this, 'WorkerFailuresQueueUrl', { value: this.messaging.failureQueue.queueUrl, description: 'Failed asynchronous invocations of the messaging and workspace workers (request payload and error)' });
+    new CfnOutput(this, 'SchedulerDlqUrl', { value: this.messaging.scheduler.deadLetterQueue.queueUrl, description: 'Schedules EventBridge Scheduler could not deliver' });
+    new CfnOutput(this, 'ScheduleGroupName', { value: this.messaging.scheduler.group.scheduleGroupName, description: 'EventBridge Scheduler group of the scheduled messages, purges and exports' });
+  }
+
+  /**
+   * Safe deployments (lib/safe-deployments.ts): each function's deployment rolls back on the alarm its own traffic
+   * feeds. API groups and the public-route workers: the API 5xx alarm; webhook and messaging workers: their worker
+   * errors alarms; extraction steps: system failures; the upload trigger: its errors; workspace purge and export
+   * (rare, scheduled): the worker-failures queue. Nothing to do with safe deployments off.
+   */
+  private addRollbackAlarms(publicFunctionOf: (worker: (typeof PUBLIC_ROUTES)[number]['worker']) => ServiceFunction): void {
+    const alarmOf = (owner: Construct, id: string): cloudwatch.IAlarm => {
+      const alarm = owner.node.tryFindChild(id);
+      if (!(alarm instanceof cloudwatch.Alarm)) throw new Error(`${owner.node.path} has no alarm ${id}`);
+      return alarm;
+    };
+    const api5xx = alarmOf(this.apiAlarms, 'Api5xxAlarm');
+    for (const fn of this.functions.values()) fn.addRollbackAlarm(api5xx);
+    for (const worker of new Set(PUBLIC_ROUTES.map((r) => r.worker))) publicFunctionOf(worker).addRollbackAlarm(api5xx);
+    for (const fn of [this.webhooks.fanout, this.webhooks.delivery]) fn.addRollbackAlarm(alarmOf(this.webhooks, 'WorkerErrorsAlarm'));
+    for (const fn of Object.values(this.messaging.workers)) fn.addRollbackAlarm(alarmOf(this.messaging, 'WorkerErrorsAlarm'));
+    for (const fn of Object.values(this.extraction.steps)) fn.addRollbackAlarm(alarmOf(this.extraction, 'SystemFailuresAlarm'));
+    this.extraction.uploadHandler.addRollbackAlarm(alarmOf(this.extraction, 'UploadHandlerErrorsAlarm'));
+    for (const fn of [this.lifecycle.purge, this.lifecycle.export]) fn.addRollbackAlarm(alarmOf(this.messaging, 'WorkerFailuresAlarm'));
   }
 }

@@ -160,7 +160,7 @@ export class WebhookPipeline extends Construct {
     this.queue.grantSendMessages(this.fanout.fn);
     if (props.pushPlatformApplicationArn !== undefined) this.grantPush(props.pushPlatformApplicationArn);
     if (props.dataKey) acknowledgeQueueSendKeyGrant(this.fanout, 'the delivery queue it fills and its on-failure DLQ');
-    this.fanout.fn.addEventSource(
+    this.fanout.live.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
         batchSize: 100,
@@ -207,7 +207,7 @@ export class WebhookPipeline extends Construct {
     // The handler sets a failed message's visibility to its retry delay (the event source's consume grant also
     // includes this action; stated here because the code calls it directly).
     this.queue.grant(this.delivery.fn, 'sqs:ChangeMessageVisibility');
-    this.delivery.fn.addEventSource(
+    this.delivery.live.addEventSource(
       new SqsEventSource(this.queue, {
         batchSize: 10,
         maxBatchingWindow: Duration.seconds(1),

@@ -56,7 +56,8 @@ export class WorkspaceLifecycle extends Construct {
     const { scheduler, mail } = props.messaging;
 
     const bucket = props.documentsBucket;
-    bucket.addLifecycleRule({ id: 'expire-workspace-exports', prefix: 'exports/', expiration: Duration.days(EXPORT_OBJECT_DAYS) });
+    // Old versions of an archive are not records: gone a day after (the documents' own rule keeps theirs for years).
+    bucket.addLifecycleRule({ id: 'expire-workspace-exports', prefix: 'exports/', expiration: Duration.days(EXPORT_OBJECT_DAYS), noncurrentVersionExpiration: Duration.days(1) });
 
     this.purge = new ServiceFunction(this, 'Purge', {
       entry: props.entryOf('workspace-purge'),

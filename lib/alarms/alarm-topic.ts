@@ -3,7 +3,8 @@
  *
  * - The topic is encrypted with a customer managed key the stack already has (the messaging topics' key): CloudWatch
  *   cannot publish to a topic encrypted with the AWS managed `alias/aws/sns` key (its policy cannot grant
- *   `cloudwatch.amazonaws.com`), so the key's policy gains that grant here. Publishing requires TLS (`enforceSSL`).
+ *   `cloudwatch.amazonaws.com`), so the key's policy gains that grant here. Publishing requires TLS (`enforceSSL`), and
+ *   the topic's policy lets this account's alarms publish (SNS's default policy no longer applies once one is set).
  * - An email address (context `alarmEmail`) subscribes by email; SNS mails a confirmation link first.
  * - `NotifyEveryAlarm` visits the whole stack at synthesis, so an alarm added later, by any construct, gets the
  *   topic as its ALARM and OK action without anyone remembering to add it; it also refuses (an error annotation,
@@ -50,6 +51,18 @@ export class AlarmTopic extends Construct {
         actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
         resources: ['*'],
         conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+    );
+    // The topic's policy replaces SNS's default one (enforceSSL writes it), so it must let CloudWatch publish itself;
+    // without this statement every alarm action is refused ("no resource-based policy allows the SNS:Publish").
+    const stack = Stack.of(this);
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowCloudWatchAlarms',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: { ArnLike: { 'aws:SourceArn': `arn:${stack.partition}:cloudwatch:${stack.region}:${stack.account}:alarm:*` }, StringEquals: { 'aws:SourceAccount': stack.account } },
       }),
     );
     if (props.email) this.topic.addSubscription(new subscriptions.EmailSubscription(props.email));

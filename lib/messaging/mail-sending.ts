@@ -70,7 +70,7 @@ export class MailSending extends Construct {
       destination: ses.EventDestination.snsTopic(this.eventsTopic),
       events: [...SES_EVENT_TYPES],
     });
-    this.eventsTopic.addSubscription(new LambdaSubscription(props.eventsHandler.fn));
+    this.eventsTopic.addSubscription(new LambdaSubscription(props.eventsHandler.live));
 
     const domain = props.settings.mailDomain;
     if (domain) {

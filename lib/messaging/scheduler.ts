@@ -88,8 +88,8 @@ export class MessageScheduler extends Construct {
   addTarget(target: ScheduleTarget, fn: ServiceFunction): void {
     if (this.targets.has(target)) throw new Error(`schedule target ${target} is already registered`);
     this.targets.set(target, fn);
-    this.invoke.addResources(fn.fn.functionArn);
-    for (const manager of this.managers) manager.fn.addEnvironment(targetVariable(target), fn.fn.functionArn);
+    this.invoke.addResources(fn.live.functionArn);
+    for (const manager of this.managers) manager.fn.addEnvironment(targetVariable(target), fn.live.functionArn);
   }
 
   /**
@@ -118,7 +118,7 @@ export class MessageScheduler extends Construct {
     fn.fn.addEnvironment('SCHEDULE_GROUP', this.group.scheduleGroupName);
     fn.fn.addEnvironment('SCHEDULER_ROLE_ARN', this.role.roleArn);
     fn.fn.addEnvironment('SCHEDULER_DLQ_ARN', this.deadLetterQueue.queueArn);
-    for (const [target, targetFn] of this.targets) fn.fn.addEnvironment(targetVariable(target), targetFn.fn.functionArn);
+    for (const [target, targetFn] of this.targets) fn.fn.addEnvironment(targetVariable(target), targetFn.live.functionArn);
     fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'], resources: [this.schedulesArn] }));
     fn.fn.addToRolePolicy(
       new iam.PolicyStatement({

@@ -8,7 +8,9 @@
  * - `mailFromAddress`: the service's own sender (`MAIL_FROM_ADDRESS`). Default `deals@<mailDomain>`, or
  *   `deals@example.com` without `mailDomain` (SES refuses it until you set a verified one).
  * - `inboundMailDomain`: the domain of the deals' reply addresses (`INBOUND_MAIL_DOMAIN`), received by SES.
- *   Default `reply.<mailDomain>`, or `reply.example.com`.
+ *   Default `reply.<mailDomain>`, or `reply.example.com`. The stack receives mail (SES receipt rule set, inbound-mail
+ *   bucket: lib/messaging/inbound-mail.ts) only when this or `mailDomain` is given (`receivesMail`), never for the
+ *   placeholder.
  * - `mailSenderIdentities`: further SES identities (comma-separated domains or addresses) that members' `ses`
  *   mailboxes send as. The send grant names exactly these, the `mailDomain` and the sender's address and domain.
  * - `smsOriginationIdentity`: the phone number or pool texts are sent from, as its ARN
@@ -36,6 +38,8 @@ export interface MessagingSettings {
   readonly mailDomain?: string;
   readonly mailFromAddress: string;
   readonly inboundMailDomain: string;
+  /** True when `inboundMailDomain` or `mailDomain` was given: only then is a receipt rule set created. */
+  readonly receivesMail: boolean;
   /** Identities the send grant names: `mailDomain`, then each sender address with its domain (`mailFromAddress`, `mailSenderIdentities`). */
   readonly mailSendIdentities: readonly string[];
   /** As given: an ARN, or an id resolved to one in the stack's account and region by `originationArn`. */
@@ -96,7 +100,8 @@ export function parseMessagingSettings(ctx: MessagingContext): MessagingSettings
   const publicBaseUrl = text(ctx.publicBaseUrl)?.replace(/\/+$/, '');
   if (publicBaseUrl && !/^https:\/\/[^/\s]+(\/[^\s]*)?$/.test(publicBaseUrl)) throw new Error(`context publicBaseUrl must be an https URL (got ${publicBaseUrl})`);
 
-  return { mailDomain, mailFromAddress, inboundMailDomain, mailSendIdentities, smsOriginationIdentity, smsOptOutList, publicBaseUrl };
+  const receivesMail = Boolean(mailDomain || text(ctx.inboundMailDomain));
+  return { mailDomain, mailFromAddress, inboundMailDomain, receivesMail, mailSendIdentities, smsOriginationIdentity, smsOptOutList, publicBaseUrl };
 }
 
 /** The origination identity's ARN (an id is resolved in `stack`'s account and region), or undefined when unset. */

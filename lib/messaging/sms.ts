@@ -63,7 +63,7 @@ export class SmsMessaging extends Construct {
         },
       }),
     );
-    this.inboundTopic.addSubscription(new LambdaSubscription(props.inboundHandler.fn));
+    this.inboundTopic.addSubscription(new LambdaSubscription(props.inboundHandler.live));
 
     new CfnOutput(stack, 'InboundSmsTopicArn', {
       value: this.inboundTopic.topicArn,

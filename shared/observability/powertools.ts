@@ -5,7 +5,8 @@
  * - Service name: `POWERTOOLS_SERVICE_NAME` (set per function by lib/service-function.ts), else
  *   `transaction-coordination` (local runtime, tests, CLI). Metrics namespace: `TransactionCoordination`.
  * - Logs are one JSON object per line on stdout (Lambda sends them to the function's log group); metrics are
- *   CloudWatch Embedded Metric Format documents on the same stream. `POWERTOOLS_LOG_LEVEL` and
+ *   CloudWatch Embedded Metric Format documents on the same stream, declared per module with `metricSet` and
+ *   dimensioned by `service` only. `POWERTOOLS_LOG_LEVEL` and
  *   `POWERTOOLS_METRICS_DISABLED` tune them (vitest.config.ts quiets both).
  * - The Tracer, and with it the X-Ray SDK, is loaded only when tracing can work: inside Lambda
  *   (`AWS_EXECUTION_ENV`) and unless `POWERTOOLS_TRACE_ENABLED=false`. Locally the X-Ray SDK is never imported,
@@ -26,8 +27,54 @@ const serviceName = process.env.POWERTOOLS_SERVICE_NAME || 'transaction-coordina
 
 export const logger = new Logger({ serviceName });
 
-/** Metrics carry the `service` dimension; Powertools' own warnings go through the JSON logger. */
-export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName, logger });
+/** The invocation's metrics, flushed by `observability()`; Powertools' own warnings go through the JSON logger. */
+const powertoolsMetrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName, logger });
+
+/**
+ * The invocation's EMF properties: `metrics.addMetadata(key, value)` puts a string on the invocation's EMF document
+ * as a plain property, searchable in CloudWatch Logs Insights but not a dimension, so it creates no custom metric
+ * (`filter ispresent(Requests) | stats sum(Requests) by operation`). Metrics themselves are recorded through a
+ * `metricSet`; no dimension can be added, so every metric has only Powertools' `service`.
+ */
+export const metrics: Pick<Metrics, 'addMetadata'> = powertoolsMetrics;
+
+/** A Powertools metric unit (`MetricUnit.Count`, `MetricUnit.Milliseconds`, …). */
+export type MetricUnitValue = Parameters<Metrics['addMetric']>[1];
+
+/**
+ * The metrics one module records, by name. Every metric of the service has exactly one dimension, `service` (the
+ * function's `POWERTOOLS_SERVICE_NAME`), so each name a module lists is one CloudWatch custom metric per function
+ * that bundles the module (US$0.30 per metric-month at list price). A dimension is chosen for the alarms that read
+ * it (STYLE.md), and none reads a per-operation or per-outcome one: an operation, status or outcome is a separate
+ * name or an EMF property (`metrics.addMetadata`). test/unit/metric-dimensions.test.ts counts them.
+ */
+export interface MetricSet<N extends string> {
+  /** The names `add` accepts (a module's whole list, so the count above is finite). */
+  readonly names: readonly N[];
+  /** Adds `value` to metric `name` in the invocation's EMF document (values of one name add up in CloudWatch). */
+  add(name: N, unit: MetricUnitValue, value: number): void;
+}
+
+/** The names of a `MetricSet` (`MetricNameOf<typeof MY_METRICS>`). */
+export type MetricNameOf<S extends MetricSet<string>> = S['names'][number];
+
+const METRIC_SET = Symbol.for('transaction-coordination.metricSet');
+
+/**
+ * Declares a module's metric names (export the result: the dimension-count test finds it by its module).
+ * @throws Error when a name repeats
+ */
+export function metricSet<const N extends string>(names: readonly N[]): MetricSet<N> {
+  if (new Set(names).size !== names.length) throw new Error(`metricSet: repeated name in ${names.join(', ')}`);
+  return Object.freeze({
+    [METRIC_SET]: true,
+    names: Object.freeze([...names]),
+    add: (name: N, unit: MetricUnitValue, value: number) => void powertoolsMetrics.addMetric(name, unit, value),
+  });
+}
+
+/** Whether `value` is a `metricSet` result. */
+export const isMetricSet = (value: unknown): value is MetricSet<string> => typeof value === 'object' && value !== null && METRIC_SET in value;
 
 /** True inside Lambda unless tracing is switched off (then the X-Ray SDK is not even loaded). */
 const tracingEnabled = (env: NodeJS.ProcessEnv = process.env): boolean =>
@@ -55,7 +102,7 @@ export function traced<C>(client: C): C {
  */
 export function observability(): middy.MiddlewareObj[] {
   const trace = xray && tracer ? [xray.captureLambdaHandler(tracer, { captureResponse: false })] : [];
-  return [...trace, injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics)] as middy.MiddlewareObj[];
+  return [...trace, injectLambdaContext(logger, { resetKeys: true }), logMetrics(powertoolsMetrics)] as middy.MiddlewareObj[];
 }
 
 /**

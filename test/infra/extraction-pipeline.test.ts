@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTRACTION_STEPS, MAX_OCR_POLLS, OCR_POLL_INTERVAL_SECONDS, STEP_RESOURCE_VARIABLES, STEP_STATE_NAMES, type ExtractionStep } from '#lib/extraction-definition';
 import type { ServiceFunction } from '#lib/service-function';
 import { loadOperations } from '#lib/registry';
-import { NONCURRENT_VERSION_DAYS } from '#lib/extraction-pipeline';
+import { ARCHIVE_NONCURRENT_AFTER_DAYS, DEFAULT_RECORD_RETENTION_YEARS, yearsInDays } from '#lib/retention';
 import type { Capability } from '#api/types';
 import { synthesizeDefault, type Synthesized } from './synth.ts';
 
@@ -29,6 +29,7 @@ afterAll(() => {
 const pipeline = () => s.stack.extraction;
 const idOf = (construct: { node: { defaultChild?: unknown } }) => s.logicalIdOf(construct);
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+const live = (fn: ServiceFunction) => s.liveOf(fn);
 const actionsOf = (st: Statement) => [st.Action].flat();
 const objectsArn = (prefix: string) => ({ 'Fn::Join': ['', [arnOf(idOf(pipeline().bucket)), `/${prefix}*`]] });
 
@@ -91,22 +92,30 @@ describe('documents bucket', () => {
     }
   });
 
-  it('aborts incomplete multipart uploads after 1 day, expires ocr/ after 30 days, tiers org/ after 30 days, expires old versions (+ the exports/ rule)', () => {
+  it('aborts incomplete multipart uploads after 1 day, expires ocr/ after 30 days, tiers org/ after 30 days, archives old document versions for the retention years (+ the exports/ rule)', () => {
     const rules = s.resources[idOf(pipeline().bucket)].Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
     expect(rules).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
-        expect.objectContaining({ Status: 'Enabled', Prefix: 'ocr/', ExpirationInDays: 30 }),
+        expect.objectContaining({ Status: 'Enabled', Prefix: 'ocr/', ExpirationInDays: 30, NoncurrentVersionExpiration: { NoncurrentDays: 1 } }),
         expect.objectContaining({ Status: 'Enabled', Prefix: 'org/', Transitions: [{ StorageClass: 'INTELLIGENT_TIERING', TransitionInDays: 30 }] }),
-        expect.objectContaining({ Status: 'Enabled', NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS }, ExpiredObjectDeleteMarker: true }),
+        expect.objectContaining({
+          Status: 'Enabled',
+          Prefix: 'org/',
+          NoncurrentVersionTransitions: [{ StorageClass: 'DEEP_ARCHIVE', TransitionInDays: ARCHIVE_NONCURRENT_AFTER_DAYS }],
+          NoncurrentVersionExpiration: { NoncurrentDays: yearsInDays(DEFAULT_RECORD_RETENTION_YEARS) },
+        }),
+        expect.objectContaining({ Status: 'Enabled', ExpiredObjectDeleteMarker: true }),
       ]),
     );
-    // The fifth is the workspace lifecycle's `exports/` expiry (asserted in workspace-lifecycle.test.ts).
-    expect(rules.filter((r) => r.Prefix !== 'exports/')).toHaveLength(4);
+    // The sixth is the workspace lifecycle's `exports/` expiry (asserted in workspace-lifecycle.test.ts).
+    expect(rules.filter((r) => r.Prefix !== 'exports/')).toHaveLength(5);
+    // No rule without a prefix deletes old versions: it would cut the documents' retention short.
+    expect(rules.filter((r) => r.Prefix === undefined && r.NoncurrentVersionExpiration !== undefined)).toEqual([]);
     expect(rules.find((r) => r.Prefix === 'org/')).not.toHaveProperty('ExpirationInDays'); // documents are never expired
   });
 
-  it('lets browsers PUT and GET from any origin (presigned URLs)', () => {
+  it('lets browsers PUT and GET from the API\'s origins, by default any (presigned URLs)', () => {
     expect(s.resources[idOf(pipeline().bucket)].Properties.CorsConfiguration.CorsRules).toEqual([
       expect.objectContaining({ AllowedMethods: ['PUT', 'GET'], AllowedOrigins: ['*'], AllowedHeaders: ['*'] }),
     ]);
@@ -124,7 +133,7 @@ describe('documents bucket', () => {
 describe('state machine', () => {
   const machine = () => s.resources[idOf(pipeline().stateMachine)];
 
-  it('is the extraction definition: every state, placeholders substituted with the step functions', () => {
+  it('is the extraction definition: every state, placeholders substituted with the live alias of each step function', () => {
     expect(s.ofType('AWS::StepFunctions::StateMachine')).toHaveLength(1);
     const definition = JSON.parse(machine().Properties.DefinitionString as string);
     expect(Object.keys(definition.States).sort()).toEqual(
@@ -151,7 +160,7 @@ describe('state machine', () => {
     const substitutions = machine().Properties.DefinitionSubstitutions;
     for (const step of EXTRACTION_STEPS) {
       expect(definition.States[STEP_STATE_NAMES[step]].Resource).toBe(`\${${STEP_RESOURCE_VARIABLES[step]}}`);
-      expect(substitutions[STEP_RESOURCE_VARIABLES[step]], step).toEqual(arnOf(idOf(pipeline().steps[step].fn)));
+      expect(substitutions[STEP_RESOURCE_VARIABLES[step]], step).toEqual(live(pipeline().steps[step]));
     }
     expect(Object.keys(substitutions)).toHaveLength(EXTRACTION_STEPS.length);
   });
@@ -170,7 +179,7 @@ describe('state machine', () => {
     const invoke = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('lambda:')));
     expect(invoke.flatMap(actionsOf)).toEqual(['lambda:InvokeFunction']);
     const resources = invoke.flatMap((st) => [st.Resource].flat());
-    const expected = EXTRACTION_STEPS.map((step) => arnOf(idOf(pipeline().steps[step].fn)));
+    const expected = EXTRACTION_STEPS.map((step) => live(pipeline().steps[step])); // the live aliases the definition names
     expect(resources).toHaveLength(expected.length);
     expect(resources).toEqual(expect.arrayContaining(expected));
   });
@@ -248,18 +257,18 @@ describe('upload trigger', () => {
     expect(notifications.Properties.BucketName).toEqual({ Ref: idOf(pipeline().bucket) });
     // inbound/ (received mail) goes to the messaging pipeline's handler: messaging-pipeline.test.ts.
     const toUploadHandler = notifications.Properties.NotificationConfiguration.LambdaFunctionConfigurations.filter(
-      (c: { LambdaFunctionArn: unknown }) => JSON.stringify(c.LambdaFunctionArn) === JSON.stringify(arnOf(idOf(pipeline().uploadHandler.fn))),
+      (c: { LambdaFunctionArn: unknown }) => JSON.stringify(c.LambdaFunctionArn) === JSON.stringify(live(pipeline().uploadHandler)),
     );
     expect(toUploadHandler).toEqual([
       {
         Events: ['s3:ObjectCreated:*'],
         Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'org/' }] } },
-        LambdaFunctionArn: arnOf(idOf(pipeline().uploadHandler.fn)),
+        LambdaFunctionArn: live(pipeline().uploadHandler),
       },
     ]);
     const permissions = s
       .ofType('AWS::Lambda::Permission')
-      .filter(([, p]) => p.Properties.Principal === 's3.amazonaws.com' && JSON.stringify(p.Properties.FunctionName) === JSON.stringify(arnOf(idOf(pipeline().uploadHandler.fn))));
+      .filter(([, p]) => p.Properties.Principal === 's3.amazonaws.com' && JSON.stringify(p.Properties.FunctionName) === JSON.stringify(live(pipeline().uploadHandler)));
     expect(permissions).toHaveLength(1);
     expect(permissions[0][1].Properties).toMatchObject({ SourceArn: arnOf(idOf(pipeline().bucket)) });
   });

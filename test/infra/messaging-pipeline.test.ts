@@ -44,6 +44,8 @@ const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 const actionsOf = (st: Statement) => [st.Action].flat();
 const json = (v: unknown) => JSON.stringify(v);
 const worker = (name: MessagingWorker) => m().workers[name];
+const live = (fn: ServiceFunction) => s.liveOf(fn);
+const inbound = () => m().inboundMail!;
 const envOf = (fn: ServiceFunction) => s.resources[idOf(fn.fn)].Properties.Environment.Variables as Record<string, unknown>;
 const partitioned = (tail: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ...tail.split('|').map((p) => (p.startsWith('Ref:') ? { Ref: p.slice(4) } : p))]] });
 
@@ -117,7 +119,8 @@ describe('workers', () => {
       expect(mine, name).toHaveLength(1);
       expect(mine[0]).toMatchObject({
         MaximumRetryAttempts: ASYNC_RETRY_ATTEMPTS,
-        Qualifier: '$LATEST',
+        // Asynchronous invokers (S3, SNS, the scheduler) name the alias: its config is the one that applies.
+        Qualifier: { 'Fn::Select': [7, { 'Fn::Split': [':', live(worker(name))] }] },
         DestinationConfig: { OnFailure: { Destination: arnOf(idOf(m().failureQueue)) } },
       });
       expect(resourcesFor(worker(name), 'sqs:SendMessage'), name).toEqual([arnOf(idOf(m().failureQueue))]);
@@ -133,7 +136,8 @@ describe('workers', () => {
       expect(resourcesFor(worker(name), 's3:GetObject'), name).toEqual([objects('org/')]);
     }
     expect(serviceActions(worker('inbound-email'), 's3')).toEqual(['s3:GetObject']);
-    expect(resourcesFor(worker('inbound-email'), 's3:GetObject')).toEqual([objects('inbound/')]);
+    expect(resourcesFor(worker('inbound-email'), 's3:GetObject')).toEqual([{ 'Fn::Join': ['', [arnOf(idOf(inbound().bucket)), '/inbound/*']] }]);
+    expect(envOf(worker('inbound-email')).DOCUMENTS_BUCKET).toEqual({ Ref: idOf(inbound().bucket) });
     for (const name of ['email-events', 'inbound-sms'] as const) expect(serviceActions(worker(name), 's3'), name).toEqual([]);
   });
 });
@@ -156,7 +160,7 @@ describe('email (SES)', () => {
     s.template.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'lambda',
       TopicArn: { Ref: idOf(m().mail.eventsTopic) },
-      Endpoint: arnOf(idOf(worker('email-events').fn)),
+      Endpoint: live(worker('email-events')),
     });
   });
 
@@ -187,27 +191,27 @@ describe('inbound mail', () => {
     const [[ruleId, rule], ...rest] = s.ofType('AWS::SES::ReceiptRule');
     expect(rest).toHaveLength(0);
     expect(rule.Properties).toMatchObject({
-      RuleSetName: { Ref: idOf(m().inboundMail.ruleSet) },
+      RuleSetName: { Ref: idOf(inbound().ruleSet) },
       Rule: {
         Name: 'store-replies',
         Enabled: true,
         Recipients: ['reply.hillcountry.example'],
         ScanEnabled: true,
-        Actions: [{ S3Action: { BucketName: { Ref: idOf(s.stack.extraction.bucket) }, ObjectKeyPrefix: 'inbound/' } }],
+        Actions: [{ S3Action: { BucketName: { Ref: idOf(inbound().bucket) }, ObjectKeyPrefix: 'inbound/' } }],
       },
     });
-    const policyId = s.ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties.Bucket.Ref === idOf(s.stack.extraction.bucket))![0];
+    const policyId = s.ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties.Bucket.Ref === idOf(inbound().bucket))![0];
     expect((s.template.toJSON().Resources[ruleId].DependsOn ?? []) as string[]).toContain(policyId);
   });
 
   it('lets SES put objects under inbound/ only, for this account and this rule only', () => {
-    const [[, policy]] = s.ofType('AWS::S3::BucketPolicy').filter(([, p]) => p.Properties.Bucket.Ref === idOf(s.stack.extraction.bucket));
+    const [[, policy]] = s.ofType('AWS::S3::BucketPolicy').filter(([, p]) => p.Properties.Bucket.Ref === idOf(inbound().bucket));
     const ses = (policy.Properties.PolicyDocument.Statement as Statement[]).filter((st) => st.Principal?.Service === 'ses.amazonaws.com');
     expect(ses).toHaveLength(1);
     expect(ses[0]).toMatchObject({
       Effect: 'Allow',
       Action: 's3:PutObject',
-      Resource: { 'Fn::Join': ['', [arnOf(idOf(s.stack.extraction.bucket)), '/inbound/*']] },
+      Resource: { 'Fn::Join': ['', [arnOf(idOf(inbound().bucket)), '/inbound/*']] },
       Condition: {
         StringEquals: {
           'aws:SourceAccount': { Ref: 'AWS::AccountId' },
@@ -218,13 +222,32 @@ describe('inbound mail', () => {
   });
 
   it('notifies inbound-email of objects created under inbound/, and outputs the activation command', () => {
-    const [[, notifications]] = s.ofType('Custom::S3BucketNotifications');
-    expect(notifications.Properties.NotificationConfiguration.LambdaFunctionConfigurations).toContainEqual({
-      Events: ['s3:ObjectCreated:*'],
-      Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'inbound/' }] } },
-      LambdaFunctionArn: arnOf(idOf(worker('inbound-email').fn)),
+    const [[, notifications], ...rest] = s.ofType('Custom::S3BucketNotifications').filter(([, n]) => n.Properties.BucketName.Ref === idOf(inbound().bucket));
+    expect(rest).toHaveLength(0);
+    expect(notifications.Properties.NotificationConfiguration.LambdaFunctionConfigurations).toEqual([
+      {
+        Events: ['s3:ObjectCreated:*'],
+        Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'inbound/' }] } },
+        LambdaFunctionArn: live(worker('inbound-email')),
+      },
+    ]);
+    const output = s.template.toJSON().Outputs.InboundMailActivateCommand;
+    expect(output.Value).toBe(`aws ses set-active-receipt-rule-set --rule-set-name ${ruleSetName}`);
+    // Activating replaces the account's active rule set: the output says so and how to check first.
+    expect(output.Description).toMatch(/replaces the account's active rule set.*aws ses describe-active-receipt-rule-set/);
+  });
+
+  it('stores mail in its own private SSE-S3 bucket, so neither the data key nor the documents bucket names SES', () => {
+    expect(s.resources[idOf(inbound().bucket)].Properties).toMatchObject({
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      LoggingConfiguration: { DestinationBucketName: { Ref: idOf(s.stack.extraction.accessLogsBucket) }, LogFilePrefix: 'inbound-mail/' },
     });
-    s.template.hasOutput('InboundMailActivateCommand', { Value: `aws ses set-active-receipt-rule-set --rule-set-name ${ruleSetName}` });
+    expect(s.resources[idOf(inbound().bucket)].DeletionPolicy).toBe('Retain');
+    const keyPolicy = json(s.resources[idOf(s.stack.dataKey.key)].Properties.KeyPolicy);
+    expect(keyPolicy).not.toContain('ses.amazonaws.com');
+    const documentsPolicies = s.ofType('AWS::S3::BucketPolicy').filter(([, p]) => p.Properties.Bucket.Ref === idOf(s.stack.extraction.bucket));
+    expect(json(documentsPolicies)).not.toContain('ses.amazonaws.com');
   });
 });
 
@@ -235,7 +258,7 @@ describe('SMS', () => {
     s.template.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'lambda',
       TopicArn: { Ref: idOf(m().sms.inboundTopic) },
-      Endpoint: arnOf(idOf(worker('inbound-sms').fn)),
+      Endpoint: live(worker('inbound-sms')),
     });
     s.template.hasOutput('InboundSmsTopicArn', { Value: { Ref: idOf(m().sms.inboundTopic) } });
   });
@@ -282,7 +305,7 @@ describe('scheduler', () => {
 
   it('the role may invoke its targets alone (scheduled-send, workspace purge and export) and write the encrypted dead-letter queue, nothing else', () => {
     const statements = statementsOfRole(idOf(m().scheduler.role));
-    const targets = [worker('scheduled-send'), s.stack.lifecycle.purge, s.stack.lifecycle.export].map((fn) => arnOf(idOf(fn.fn)));
+    const targets = [worker('scheduled-send'), s.stack.lifecycle.purge, s.stack.lifecycle.export].map(live);
     const invoke = statements.filter((st) => actionsOf(st).includes('lambda:InvokeFunction'));
     expect(invoke.map(actionsOf)).toEqual([['lambda:InvokeFunction']]);
     expect([invoke[0].Resource].flat()).toHaveLength(targets.length);
@@ -357,9 +380,9 @@ describe('API groups', () => {
         SCHEDULE_GROUP: groupName(),
         SCHEDULER_ROLE_ARN: arnOf(idOf(m().scheduler.role)),
         SCHEDULER_DLQ_ARN: arnOf(idOf(m().scheduler.deadLetterQueue)),
-        SCHEDULE_TARGET_SCHEDULED_SEND_ARN: arnOf(idOf(worker('scheduled-send').fn)),
-        SCHEDULE_TARGET_WORKSPACE_PURGE_ARN: arnOf(idOf(s.stack.lifecycle.purge.fn)),
-        SCHEDULE_TARGET_WORKSPACE_EXPORT_ARN: arnOf(idOf(s.stack.lifecycle.export.fn)),
+        SCHEDULE_TARGET_SCHEDULED_SEND_ARN: live(worker('scheduled-send')),
+        SCHEDULE_TARGET_WORKSPACE_PURGE_ARN: live(s.stack.lifecycle.purge),
+        SCHEDULE_TARGET_WORKSPACE_EXPORT_ARN: live(s.stack.lifecycle.export),
       });
     }
   });
@@ -388,11 +411,15 @@ describe('API groups', () => {
 
 describe('public route', () => {
   it('routes GET /l/{token} to public-links, with no authorizer', () => {
-    const routes = s.ofType('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.RouteKey === 'GET /l/{token}');
+    const nested = s.nested(s.stack.httpApi.routesStack);
+    const routes = nested.ofType('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.RouteKey === 'GET /l/{token}');
     expect(routes).toHaveLength(1);
     expect(routes[0][1].Properties.AuthorizationType ?? 'NONE').toBe('NONE');
     const integrationId = routes[0][1].Properties.Target['Fn::Join'][1][1].Ref as string;
-    expect(s.resources[integrationId].Properties.IntegrationUri).toEqual(arnOf(idOf(worker('public-links').fn)));
+    // The routes' nested stack gets the alias ARN as a parameter.
+    const param = nested.resources[integrationId].Properties.IntegrationUri.Ref as string;
+    const [[, routesStack]] = s.ofType('AWS::CloudFormation::Stack').filter(([id]) => id.startsWith('HttpRoutes'));
+    expect(routesStack.Properties.Parameters[param]).toEqual(live(worker('public-links')));
   });
 });
 

@@ -14,16 +14,23 @@ import type { ServiceFunction } from '#lib/service-function';
 const PHONE_ID = 'phone-0123456789abcdef0123456789abcdef';
 
 describe('parseMessagingSettings', () => {
-  it('defaults to placeholder addresses under example.com, the Default opt-out list, no identity, no number', () => {
+  it('defaults to placeholder addresses under example.com, the Default opt-out list, no identity, no number, no receiving', () => {
     expect(parseMessagingSettings({})).toEqual({
       mailDomain: undefined,
       mailFromAddress: 'deals@example.com',
       inboundMailDomain: 'reply.example.com',
+      receivesMail: false,
       mailSendIdentities: ['deals@example.com', 'example.com'],
       smsOriginationIdentity: undefined,
       smsOptOutList: 'Default',
       publicBaseUrl: undefined,
     });
+  });
+
+  it('receives mail only when mailDomain or inboundMailDomain is given', () => {
+    expect(parseMessagingSettings({ mailDomain: 'hillcountry.example' }).receivesMail).toBe(true);
+    expect(parseMessagingSettings({ inboundMailDomain: 'reply.hillcountry.example' }).receivesMail).toBe(true);
+    expect(parseMessagingSettings({ mailFromAddress: 'tc@hillcountry.example', inboundMailDomain: ' ' }).receivesMail).toBe(false);
   });
 
   it('derives the sender and the inbound domain from mailDomain, and names every identity a send can be authorized by', () => {
@@ -63,8 +70,11 @@ describe('parseMessagingSettings', () => {
 describe('SmsMessaging.grantSend without an origination identity', () => {
   it('names only the configuration set and sets no SMS_ORIGINATION_IDENTITY (sends answer 503 until one is configured)', () => {
     const stack = new Stack(new App(), 'S', { env: { account: '111122223333', region: 'us-east-1' } });
-    // Inline functions stand in for ServiceFunctions (only `.fn` is used), so no asset is hashed.
-    const fnOf = (id: string) => ({ fn: new lambda.Function(stack, id, { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler=async()=>1') }) }) as unknown as ServiceFunction;
+    // Inline functions stand in for ServiceFunctions (only `.fn` and `.live` are used), so no asset is hashed.
+    const fnOf = (id: string) => {
+      const fn = new lambda.Function(stack, id, { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler=async()=>1') });
+      return { fn, live: fn } as unknown as ServiceFunction;
+    };
     const handler = fnOf('InboundSms');
     const sender = fnOf('Sender');
     const sms = new SmsMessaging(stack, 'Sms', { settings: parseMessagingSettings({}), topicKey: new kms.Key(stack, 'Key'), inboundHandler: handler });

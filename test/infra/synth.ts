@@ -7,11 +7,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { App, type CfnElement, type NestedStack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { configureApp } from '#lib/app';
 import { loadOperations, type ModuleOperation } from '#lib/registry';
 import type { TransactionCoordinationStack } from '#lib/stack';
+import type { ServiceFunction } from '#lib/service-function';
 
 export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 
@@ -28,6 +29,13 @@ export interface Synthesized {
   ofType(type: string): [string, Resource][];
   /** The logical id of an L2 construct's default child (e.g. a function, queue, table). */
   logicalIdOf(construct: { node: { defaultChild?: unknown } }): string;
+  /**
+   * How the template names what invokers call (`ServiceFunction.live`): `{ Ref: <alias> }` (an alias's Ref is its
+   * ARN) with safe deployments, else `{ 'Fn::GetAtt': [<function>, 'Arn'] }`.
+   */
+  liveOf(fn: ServiceFunction): unknown;
+  /** A nested stack's template (e.g. `stack.httpApi.routesStack`), with its resources and `ofType`. */
+  nested(stack: NestedStack): { template: Template; resources: Record<string, Resource>; ofType(type: string): [string, Resource][] };
   cleanup(): void;
 }
 
@@ -82,6 +90,16 @@ export async function synthesize(context: Record<string, unknown> = {}, opts: { 
     synthError,
     ofType: (type) => Object.entries(resources).filter(([, r]) => r.Type === type),
     logicalIdOf: (construct) => stack.getLogicalId(construct.node.defaultChild as CfnElement),
+    liveOf: (fn) => {
+      const target = fn.alias ?? fn.fn;
+      const id = (target.node.defaultChild as CfnElement).stack.getLogicalId(target.node.defaultChild as CfnElement);
+      return fn.alias ? { Ref: id } : { 'Fn::GetAtt': [id, 'Arn'] };
+    },
+    nested: (nestedStack) => {
+      const nestedTemplate = Template.fromStack(nestedStack);
+      const nestedResources = nestedTemplate.toJSON().Resources as Record<string, Resource>;
+      return { template: nestedTemplate, resources: nestedResources, ofType: (type) => Object.entries(nestedResources).filter(([, r]) => r.Type === type) };
+    },
     cleanup: () => rmSync(outdir, { recursive: true, force: true }),
   };
 }

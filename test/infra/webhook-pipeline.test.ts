@@ -32,6 +32,9 @@ const ids = () => {
     fanoutDlq: s.logicalIdOf(w.fanoutDeadLetterQueue),
     fanout: s.logicalIdOf(w.fanout.fn),
     delivery: s.logicalIdOf(w.delivery.fn),
+    // The event sources invoke the live aliases (lib/safe-deployments.ts); an alias's Ref is its ARN.
+    fanoutLive: s.logicalIdOf(w.fanout.alias!),
+    deliveryLive: s.logicalIdOf(w.delivery.alias!),
   };
 };
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
@@ -55,17 +58,20 @@ function tableActions(statements: Statement[], tableId: string): string[] {
     .sort();
 }
 
+/** How CDK names an alias in an event-source mapping: `<function name>:live`, from the alias's ARN. */
+const qualifiedName = (aliasLogicalId: string) => ({ 'Fn::Join': ['', [{ 'Fn::Select': [6, { 'Fn::Split': [':', { Ref: aliasLogicalId }] }] }, ':live']] });
+
 function mappingOf(synth: Synthesized, fnLogicalId: string) {
-  const found = synth.ofType('AWS::Lambda::EventSourceMapping').filter(([, r]) => r.Properties.FunctionName.Ref === fnLogicalId);
+  const found = synth.ofType('AWS::Lambda::EventSourceMapping').filter(([, r]) => JSON.stringify(r.Properties.FunctionName) === JSON.stringify(qualifiedName(fnLogicalId)));
   expect(found, fnLogicalId).toHaveLength(1);
   return found[0][1].Properties;
 }
 
 describe('fan-out (DynamoDB stream → delivery queue)', () => {
   it('is invoked only for OutboxEvent INSERTs, reports partial failures and sends exhausted batches to its DLQ', () => {
-    const { table, fanout, fanoutDlq } = ids();
+    const { table, fanoutLive, fanoutDlq } = ids();
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: fanout },
+      FunctionName: qualifiedName(fanoutLive),
       EventSourceArn: { 'Fn::GetAtt': [table, 'StreamArn'] },
       StartingPosition: 'TRIM_HORIZON',
       BatchSize: 100,
@@ -75,7 +81,7 @@ describe('fan-out (DynamoDB stream → delivery queue)', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: arnOf(fanoutDlq) } },
     });
-    const filters = mappingOf(s, fanout).FilterCriteria.Filters as { Pattern: string }[];
+    const filters = mappingOf(s, fanoutLive).FilterCriteria.Filters as { Pattern: string }[];
     expect(filters).toHaveLength(1);
     expect(JSON.parse(filters[0].Pattern)).toEqual({
       eventName: ['INSERT'],
@@ -141,9 +147,9 @@ describe('delivery queue', () => {
 
 describe('delivery (queue → HTTPS)', () => {
   it('consumes the queue in batches of 10 with partial batch failures, at most 10 at once, with no reservation by default', () => {
-    const { delivery, queue } = ids();
+    const { delivery, deliveryLive, queue } = ids();
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: delivery },
+      FunctionName: qualifiedName(deliveryLive),
       EventSourceArn: arnOf(queue),
       BatchSize: 10,
       MaximumBatchingWindowInSeconds: 1,
@@ -151,7 +157,7 @@ describe('delivery (queue → HTTPS)', () => {
     });
     // A reservation would fail to deploy on a new account (quota 10, 10 must stay unreserved).
     expect(s.resources[delivery].Properties).not.toHaveProperty('ReservedConcurrentExecutions');
-    expect(mappingOf(s, delivery).ScalingConfig.MaximumConcurrency).toBe(DEFAULT_WEBHOOK_CONCURRENCY);
+    expect(mappingOf(s, deliveryLive).ScalingConfig.MaximumConcurrency).toBe(DEFAULT_WEBHOOK_CONCURRENCY);
   });
 
   it('runs 60 s with 256 MB, the queue URL, and no schedule/breaker override by default', () => {
@@ -229,7 +235,7 @@ describe('context knobs', () => {
     const delivery = custom.resources[custom.logicalIdOf(custom.stack.webhooks.delivery.fn)];
     expect(delivery.Properties.ReservedConcurrentExecutions).toBe(6);
     expect(delivery.Properties.Environment.Variables).toMatchObject({ WEBHOOK_RETRY_SCHEDULE: '1,1,2', WEBHOOK_BREAKER_THRESHOLD: '5' });
-    expect(mappingOf(custom, custom.logicalIdOf(custom.stack.webhooks.delivery.fn)).ScalingConfig.MaximumConcurrency).toBe(4);
+    expect(mappingOf(custom, custom.logicalIdOf(custom.stack.webhooks.delivery.alias!)).ScalingConfig.MaximumConcurrency).toBe(4);
     custom.template.hasResourceProperties('AWS::SQS::Queue', {
       RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: maxAttempts([1, 1, 2]) },
     });

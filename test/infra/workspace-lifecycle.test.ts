@@ -59,9 +59,9 @@ describe('workspace lifecycle infrastructure', () => {
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as any[]);
     const invoke = statements.filter((st) => [st.Action].flat().includes('lambda:InvokeFunction'));
     expect(invoke).toHaveLength(1);
-    const arn = (fn: { fn: { node: { defaultChild?: unknown } } }) => ({ 'Fn::GetAtt': [s.logicalIdOf(fn.fn), 'Arn'] });
-    const byId = (a: any) => a['Fn::GetAtt'][0];
-    expect([invoke[0].Resource].flat().map(byId).sort()).toEqual([workers['scheduled-send'], s.stack.lifecycle.purge, s.stack.lifecycle.export].map(arn).map(byId).sort());
+    // Schedules target each worker's live alias (lib/safe-deployments.ts).
+    const key = (a: unknown) => JSON.stringify(a);
+    expect([invoke[0].Resource].flat().map(key).sort()).toEqual([workers['scheduled-send'], s.stack.lifecycle.purge, s.stack.lifecycle.export].map((fn) => key(s.liveOf(fn))).sort());
     // Besides invoking: write the dead-letter queue, which is encrypted with the data key.
     expect(statements.flatMap((st) => [st.Action].flat()).sort()).toEqual(['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey', 'lambda:InvokeFunction', 'sqs:SendMessage']);
   });
@@ -100,9 +100,9 @@ describe('workspace lifecycle infrastructure', () => {
       SCHEDULE_GROUP: s.stack.resolve(scheduler.group.scheduleGroupName),
       SCHEDULER_ROLE_ARN: getAtt(scheduler.role),
       SCHEDULER_DLQ_ARN: getAtt(scheduler.deadLetterQueue),
-      SCHEDULE_TARGET_SCHEDULED_SEND_ARN: getAtt(s.stack.messaging.workers['scheduled-send'].fn),
-      SCHEDULE_TARGET_WORKSPACE_PURGE_ARN: getAtt(s.stack.lifecycle.purge.fn),
-      SCHEDULE_TARGET_WORKSPACE_EXPORT_ARN: getAtt(s.stack.lifecycle.export.fn),
+      SCHEDULE_TARGET_SCHEDULED_SEND_ARN: s.liveOf(s.stack.messaging.workers['scheduled-send']),
+      SCHEDULE_TARGET_WORKSPACE_PURGE_ARN: s.liveOf(s.stack.lifecycle.purge),
+      SCHEDULE_TARGET_WORKSPACE_EXPORT_ARN: s.liveOf(s.stack.lifecycle.export),
       MAIL_FROM_ADDRESS: expect.any(String),
       PUBLIC_BASE_URL: expect.anything(),
     });

@@ -1,8 +1,9 @@
 /**
  * What one API request logs and emits, through the real pipeline on DynamoDB Local (issue 8, STYLE.md §13): JSON
  * lines that carry `orgId` and `operationId` once known, one access line per request (status, latency, error
- * code), one EMF document with `Requests` by operation and status class (`RateLimited`, `ServerErrors` when
- * they apply), keys that never leak into the next invocation, and concurrent local invocations kept apart.
+ * code), one EMF document with `Requests` and `Latency` (`RateLimited`, `ServerErrors` when they apply) whose only
+ * dimension is `service`, the operation and status class riding along as properties (searchable in Logs Insights,
+ * no custom metric each), keys that never leak into the next invocation, and concurrent local invocations kept apart.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -97,6 +98,8 @@ beforeEach(() => {
 afterEach(() => {
   t.restore();
   setClock();
+  // Whatever the status class: dimension `service` only (one custom metric per name and function, not per operation).
+  for (const doc of t.metrics()) expect(doc._aws.CloudWatchMetrics.map((m) => m.Dimensions)).toEqual([[['service']]]);
 });
 afterAll(() => setClock());
 
@@ -118,14 +121,14 @@ describe('one successful request', () => {
     expect(access).not.toHaveProperty('errorCode');
   });
 
-  it('emits one EMF document: Requests and Latency by operation and status class', async () => {
+  it('emits one EMF document: Requests and Latency by service, with operation and status class as properties', async () => {
     await invoke(health(org.keys.read));
 
     const docs = t.metrics();
     expect(docs).toHaveLength(1);
     const [doc] = docs;
     expect(doc._aws.CloudWatchMetrics[0].Namespace).toBe('TransactionCoordination');
-    expect(doc._aws.CloudWatchMetrics[0].Dimensions).toEqual([['service', 'operation', 'statusClass']]);
+    expect(doc._aws.CloudWatchMetrics[0].Dimensions).toEqual([['service']]);
     expect(metricNames(doc)).toEqual(['Requests', 'Latency']);
     expect(doc).toMatchObject({ service: 'transaction-coordination', operation: 'getHealth', statusClass: '2xx', Requests: 1 });
     expect(doc._aws.CloudWatchMetrics[0].Metrics).toContainEqual({ Name: 'Latency', Unit: 'Milliseconds' });
