@@ -23,7 +23,7 @@ import { ensureTable } from '#lib/local/ensure-table';
 import { startLocalApi, type LocalApi } from '#lib/local/http-server';
 import { db, resetDbClient } from '#db/client';
 import { createOrganization } from '#db/orgs';
-import { createTransaction } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
 import { upsertKeyDates } from '#use-cases/key-dates';
 import { createTask } from '#use-cases/tasks';
 import { RATE_LIMITS, type Bucket } from '#db/api-keys';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startLocalRuntime } from '#lib/local/runtime';
 import { createOrganization } from '#db/orgs';
-import { createTransaction } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
 import { storedMail } from '#lib/local/smtp-sink';
 import { pdfBytes } from '../test/e2e/documents-fixtures.ts';
 

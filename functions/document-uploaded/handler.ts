@@ -16,14 +16,16 @@
  */
 import type { S3Event, S3EventRecord } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { findDocument, markDocumentUploaded, markDocumentUploadFailed, type DocumentRecord } from '#db/documents';
-import { createJob, failedJobCreateItems, failJob, getJob, type ExtractionJob } from '#db/extraction-jobs';
+import { findDocument, markDocumentUploadFailed, type DocumentRecord } from '#db/documents';
+import { createJob, getJob, type ExtractionJob } from '#db/extraction-jobs';
 import { deleteObject, documentsBucket, getObjectBytes, headObject, parseDocumentKey } from '#ports/blob-store';
 import { clockNow } from '#ports/clock';
 import { FILE_PROBLEM_MESSAGES, MAX_DOCUMENT_BYTES, PDF_MAGIC_LENGTH, pdfProblem } from '#domain/documents';
 import { Conflict } from '#domain/errors';
 import { launchJob } from '#use-cases/start-extraction';
-import { logger, metrics, observedHandler } from '#observability/powertools';
+import { failedJobCreateItems, failJob } from '#use-cases/finish-extraction';
+import { recordUpload } from '#use-cases/documents';
+import { logger, metricSet, observedHandler, type MetricNameOf } from '#observability/powertools';
 
 /** What processing one notification record did. */
 export type UploadOutcome =
@@ -94,7 +96,7 @@ export async function processUploadRecord(record: S3EventRecord, now: Date = clo
     return { outcome: 'failed', documentId: doc.id, code: problem, jobId };
   }
 
-  const uploaded = await markDocumentUploaded({ orgId: doc.orgId, userId: doc.createdBy }, doc, head.size, now);
+  const uploaded = await recordUpload(doc, head.size, now);
   if (!uploaded) return { outcome: 'duplicate', documentId: doc.id };
   const job = await jobFor(uploaded, now);
   if (job) {
@@ -104,8 +106,11 @@ export async function processUploadRecord(record: S3EventRecord, now: Date = clo
   return { outcome: 'uploaded', documentId: doc.id, jobId: job?.jobId ?? null };
 }
 
+/** The trigger's metrics (Count; dimension `service` only). */
+export const UPLOAD_METRICS = metricSet(['UploadsAccepted', 'UploadsRefused', 'UploadNotificationsSkipped', 'UploadErrors']);
+
 /** The metric an outcome counts under. */
-const OUTCOME_METRIC: Readonly<Record<UploadOutcome['outcome'], string>> = {
+const OUTCOME_METRIC: Readonly<Record<UploadOutcome['outcome'], MetricNameOf<typeof UPLOAD_METRICS>>> = {
   uploaded: 'UploadsAccepted',
   failed: 'UploadsRefused',
   ignored: 'UploadNotificationsSkipped',
@@ -123,10 +128,10 @@ export const handler = observedHandler(async (event: S3Event): Promise<{ results
   for (const record of event.Records ?? []) {
     try {
       const result = await processUploadRecord(record);
-      metrics.addMetric(OUTCOME_METRIC[result.outcome], MetricUnit.Count, 1);
+      UPLOAD_METRICS.add(OUTCOME_METRIC[result.outcome], MetricUnit.Count, 1);
       results.push(result);
     } catch (err) {
-      metrics.addMetric('UploadErrors', MetricUnit.Count, 1);
+      UPLOAD_METRICS.add('UploadErrors', MetricUnit.Count, 1);
       logger.error('upload notification failed', { key: record.s3?.object?.key, error: err });
       failure ??= err;
     }

@@ -4,7 +4,7 @@
  */
 import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
-import { deleteDocumentItem } from '#db/documents';
+import { deleteDocument } from '#use-cases/documents';
 import { deleteObject } from '#ports/blob-store';
 import { logger } from '#observability/powertools';
 import * as z from '#api/zod';
@@ -22,7 +22,7 @@ export default defineOperation({
   schemas: () => ({ path: uuidPath('documentId') }),
   /** `{data: {documentId, deleted: true}}` (404 for another organization's). */
   handler: async ({ path }, { principal, now }) => {
-    const doc = await deleteDocumentItem(principal, path.documentId, now);
+    const doc = await deleteDocument(principal, path.documentId, now);
     try {
       await deleteObject(doc.s3Key);
     } catch (err) {

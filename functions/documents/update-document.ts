@@ -7,7 +7,8 @@ import { defineOperation } from '#api/operation';
 import { uuid, uuidPath } from '#api/params';
 import { documentType, fileName } from '#api/schemas/documents';
 import { name } from '#api/schemas/webhooks';
-import { documentView, updateDocument as update } from '#db/documents';
+import { documentView } from '#db/documents';
+import { updateDocument as update } from '#use-cases/documents';
 import { classifyText } from '#domain/documents';
 import { documentResponse } from '#api/responses/documents';
 

@@ -8,7 +8,7 @@ import type { SNSEvent } from 'aws-lambda';
 import { clockNow } from '#ports/clock';
 import { recordEmailEvent, type EmailEvent } from '#use-cases/messaging/delivery-events';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { metrics, observedHandler } from '#observability/powertools';
+import { metricSet, observedHandler } from '#observability/powertools';
 
 /** The fields of an SES event (or a legacy identity notification) that this worker reads. */
 export interface SesEvent {
@@ -57,6 +57,9 @@ export function toEmailEvent(e: SesEvent): EmailEvent | undefined {
   }
 }
 
+/** The worker's metrics (dimension `service` only). */
+export const EMAIL_EVENT_METRICS = metricSet(['EmailEvents', 'EmailBounces', 'EmailComplaints']);
+
 /** Metrics (Count): `EmailEvents` recorded, `EmailBounces` (permanent) and `EmailComplaints`. */
 export const handler = observedHandler(async (event: SNSEvent): Promise<number> => {
   let recorded = 0;
@@ -69,8 +72,8 @@ export const handler = observedHandler(async (event: SNSEvent): Promise<number> 
     if (e.type === 'complaint') complaints++;
     if (await recordEmailEvent(e, clockNow())) recorded++;
   }
-  metrics.addMetric('EmailEvents', MetricUnit.Count, recorded);
-  metrics.addMetric('EmailBounces', MetricUnit.Count, bounces);
-  metrics.addMetric('EmailComplaints', MetricUnit.Count, complaints);
+  EMAIL_EVENT_METRICS.add('EmailEvents', MetricUnit.Count, recorded);
+  EMAIL_EVENT_METRICS.add('EmailBounces', MetricUnit.Count, bounces);
+  EMAIL_EVENT_METRICS.add('EmailComplaints', MetricUnit.Count, complaints);
   return recorded;
 });

@@ -6,14 +6,17 @@
  * and records `ExtractionConfidence` (Percent, 0–100). A completed job of a document on a deal with key dates
  * proposes the key dates it changes (shared/use-cases/proposals.ts; `ProposalsCreated`). The same handler runs in AWS and in the local runner.
  */
-import { completeJob } from '#db/extraction-jobs';
+import { completeJob } from '#use-cases/finish-extraction';
 import { proposeFromExtraction } from '#use-cases/proposals';
 import { extractContract } from '#domain/extraction/extract';
 import { clockNow } from '#ports/clock';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { metrics } from '#observability/powertools';
+import { metricSet } from '#observability/powertools';
 import { readOcrResult } from './blocks.ts';
 import { stepHandler, type ExtractFieldsInput, type ExtractFieldsOutput } from './step.ts';
+
+/** The step's own metrics (dimension `service` only). */
+export const EXTRACT_FIELDS_METRICS = metricSet(['ProposalsCreated', 'ExtractionJobsCompleted', 'ExtractionConfidence', 'ExtractionsNeedingReview']);
 
 /**
  * Extracts the contract's fields from the job's blocks file and completes the job with them.
@@ -31,10 +34,10 @@ export async function extractFields(input: ExtractFieldsInput, now: Date = clock
   // A later document of a deal (an amendment) proposes its changed key dates. Runs on a retried step too
   // (the proposal's id is derived from the job, so it is made once).
   const proposal = await proposeFromExtraction(input.orgId, input.jobId, now);
-  if (proposal) metrics.addMetric('ProposalsCreated', MetricUnit.Count, 1);
-  metrics.addMetric('ExtractionJobsCompleted', MetricUnit.Count, 1);
-  metrics.addMetric('ExtractionConfidence', MetricUnit.Percent, Math.round(result.confidence * 1000) / 10);
-  if (result.requiresReview) metrics.addMetric('ExtractionsNeedingReview', MetricUnit.Count, 1);
+  if (proposal) EXTRACT_FIELDS_METRICS.add('ProposalsCreated', MetricUnit.Count, 1);
+  EXTRACT_FIELDS_METRICS.add('ExtractionJobsCompleted', MetricUnit.Count, 1);
+  EXTRACT_FIELDS_METRICS.add('ExtractionConfidence', MetricUnit.Percent, Math.round(result.confidence * 1000) / 10);
+  if (result.requiresReview) EXTRACT_FIELDS_METRICS.add('ExtractionsNeedingReview', MetricUnit.Count, 1);
   return { formType: result.formType, pageCount: result.pageCount, confidence: result.confidence, requiresReview: result.requiresReview };
 }
 

@@ -13,7 +13,7 @@
 import type { Context } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { ExtractionError, type ExtractionErrorCode } from '#domain/extraction/types';
-import { logger, metrics, observedHandler } from '#observability/powertools';
+import { logger, metricSet, metrics, observedHandler } from '#observability/powertools';
 
 /** The job an execution works on (every step's input has it). */
 export interface JobRef {
@@ -132,9 +132,13 @@ export type StepLambda<I, O> = (input: I, context?: Context) => Promise<O>;
 
 const STEP_HANDLER = Symbol('stepHandler');
 
+/** Every step's outcome metrics (Count; dimension `service` only, `extraction-<step>`). */
+export const STEP_METRICS = metricSet(['ExtractionStepsSucceeded', 'ExtractionStepsFailed']);
+
 /**
  * Wraps a step's operation as its Lambda handler, behind the Powertools middlewares: every log line carries
- * `step`, `orgId` and `jobId`; metrics get the `step` dimension and count `ExtractionStepsSucceeded` or
+ * `step`, `orgId` and `jobId`; the EMF document gets the `step` property (not a dimension: each step is its own
+ * function, so `service` already tells steps apart) and counts `ExtractionStepsSucceeded` or
  * `ExtractionStepsFailed`; a failure is logged (WARN for a job error code, ERROR with its stack otherwise) and
  * rethrown through `asStepError`. Wrapping a step handler again returns it unchanged.
  */
@@ -143,14 +147,14 @@ export function stepHandler<I, O>(step: string, run: (input: I) => Promise<O>): 
   const handler = observedHandler(async (input: I): Promise<O> => {
     const ref = (input ?? {}) as Partial<JobRef>;
     logger.appendKeys({ step, orgId: ref.orgId, jobId: ref.jobId });
-    metrics.addDimension('step', step);
+    metrics.addMetadata('step', step);
     try {
       const out = await run(input);
-      metrics.addMetric('ExtractionStepsSucceeded', MetricUnit.Count, 1);
+      STEP_METRICS.add('ExtractionStepsSucceeded', MetricUnit.Count, 1);
       return out;
     } catch (err) {
       const e = asStepError(err);
-      metrics.addMetric('ExtractionStepsFailed', MetricUnit.Count, 1);
+      STEP_METRICS.add('ExtractionStepsFailed', MetricUnit.Count, 1);
       if (e instanceof StepFailure) logger.warn('extraction step failed', { code: e.code, message: e.message });
       else logger.error('extraction step failed', { error: e instanceof Error ? e : String(e) });
       throw e;

@@ -10,7 +10,7 @@ import { inboundMailDomain } from '#ports/mailer';
 import { clockNow } from '#ports/clock';
 import { receiveEmail, type InboundEmailOutcome } from '#use-cases/messaging/receive-email';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { logger, metrics, observedHandler } from '#observability/powertools';
+import { logger, metricSet, observedHandler, type MetricNameOf } from '#observability/powertools';
 
 /** Key prefix of received emails in the bucket. */
 export const INBOUND_PREFIX = 'inbound/';
@@ -33,7 +33,20 @@ export function envelopeRecipientsOf(raw: Buffer): string[] {
   return found.filter(Boolean);
 }
 
-/** Metrics (Count): `InboundEmails` by `outcome` (threaded, unrouted, duplicate). */
+/** One metric per outcome (Count): outcomes are names, not a dimension, so a batch counts each under its own. */
+export const INBOUND_EMAIL_METRICS = metricSet(['InboundEmailsThreaded', 'InboundEmailsUnrouted', 'InboundEmailsDuplicate']);
+
+/** The metric each outcome counts under. */
+const OUTCOME_METRIC: Readonly<Record<InboundEmailOutcome['outcome'], MetricNameOf<typeof INBOUND_EMAIL_METRICS>>> = {
+  threaded: 'InboundEmailsThreaded',
+  unrouted: 'InboundEmailsUnrouted',
+  duplicate: 'InboundEmailsDuplicate',
+};
+
+/**
+ * Metrics (Count, every invocation, 0 when none): `InboundEmailsThreaded`, `InboundEmailsUnrouted`,
+ * `InboundEmailsDuplicate`, the batch's emails of each outcome.
+ */
 export const handler = observedHandler(async (event: S3Event): Promise<InboundEmailOutcome[]> => {
   const outcomes: InboundEmailOutcome[] = [];
   for (const record of event.Records) {
@@ -44,9 +57,8 @@ export const handler = observedHandler(async (event: S3Event): Promise<InboundEm
     logger.info('inbound email', { key, ...result });
     outcomes.push(result);
   }
-  for (const outcome of ['threaded', 'unrouted', 'duplicate'] as const) {
-    const n = outcomes.filter((o) => o.outcome === outcome).length;
-    if (n || outcome === 'threaded') metrics.addDimensions({ outcome }), metrics.addMetric('InboundEmails', MetricUnit.Count, n);
+  for (const outcome of Object.keys(OUTCOME_METRIC) as InboundEmailOutcome['outcome'][]) {
+    INBOUND_EMAIL_METRICS.add(OUTCOME_METRIC[outcome], MetricUnit.Count, outcomes.filter((o) => o.outcome === outcome).length);
   }
   return outcomes;
 });

@@ -8,7 +8,7 @@ import type { SNSEvent, SNSEventRecord } from 'aws-lambda';
 import { clockNow } from '#ports/clock';
 import { receiveSms, type InboundSms, type InboundSmsOutcome } from '#use-cases/messaging/receive-sms';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { logger, metrics, observedHandler } from '#observability/powertools';
+import { logger, metricSet, observedHandler } from '#observability/powertools';
 
 /**
  * The inbound text notification of AWS End User Messaging SMS (two-way messaging), the SNS message's JSON
@@ -38,6 +38,9 @@ export function inboundSmsOf(record: SNSEventRecord): InboundSms | undefined {
   return { from: n.originationNumber, to: n.destinationNumber || null, body: n.messageBody ?? '', providerMessageId: n.inboundMessageId };
 }
 
+/** The worker's metrics (dimension `service` only). */
+export const INBOUND_SMS_METRICS = metricSet(['InboundTexts', 'SmsOptOuts']);
+
 /** Metrics (Count): `InboundTexts`, and `SmsOptOuts` for STOP-type keywords. */
 export const handler = observedHandler(async (event: SNSEvent): Promise<InboundSmsOutcome[]> => {
   const outcomes: InboundSmsOutcome[] = [];
@@ -51,7 +54,7 @@ export const handler = observedHandler(async (event: SNSEvent): Promise<InboundS
     logger.info('inbound text', { outcome, inboundMessageId: sms.providerMessageId });
     outcomes.push(outcome);
   }
-  metrics.addMetric('InboundTexts', MetricUnit.Count, outcomes.length);
-  metrics.addMetric('SmsOptOuts', MetricUnit.Count, outcomes.filter((o) => o === 'opted_out').length);
+  INBOUND_SMS_METRICS.add('InboundTexts', MetricUnit.Count, outcomes.length);
+  INBOUND_SMS_METRICS.add('SmsOptOuts', MetricUnit.Count, outcomes.filter((o) => o === 'opted_out').length);
   return outcomes;
 });

@@ -13,7 +13,7 @@ import { openShareLink } from '#db/share-links';
 import { presignGet } from '#ports/blob-store';
 import { clockNow } from '#ports/clock';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { metrics, observedHandler } from '#observability/powertools';
+import { metricSet, metrics, observedHandler } from '#observability/powertools';
 import { notFound } from './pages/html.ts';
 import { intakePage } from './pages/intake-page.ts';
 import { portalPage } from './pages/portal-page.ts';
@@ -31,21 +31,27 @@ const PAGES: Record<string, (event: APIGatewayProxyEventV2, token: string, now: 
   'POST /d/{token}': disclosurePage,
 };
 
-/** Metrics (Count): `LinkOpens` by `outcome` (opened, not_found); `PageViews` by `page` and `status`. */
+/** The worker's metrics (Count; dimension `service` only). */
+export const PUBLIC_LINK_METRICS = metricSet(['PageViews', 'LinksOpened', 'LinksNotFound']);
+
+/**
+ * Metrics (Count): `PageViews`, with the EMF properties `page` (the route key) and `status` (searchable in Logs
+ * Insights, not dimensions); `LinksOpened` or `LinksNotFound` for a shared document link.
+ */
 export const handler = observedHandler(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
   const token = event.pathParameters?.token ?? '';
   const serve = PAGES[event.routeKey];
   if (serve) {
     const result = await serve(event, token, clockNow());
-    metrics.addDimensions({ page: event.routeKey.split(' ')[1]!.slice(1, 2), status: String(result.statusCode ?? 200) });
-    metrics.addMetric('PageViews', MetricUnit.Count, 1);
+    metrics.addMetadata('page', event.routeKey);
+    metrics.addMetadata('status', String(result.statusCode ?? 200));
+    PUBLIC_LINK_METRICS.add('PageViews', MetricUnit.Count, 1);
     return result;
   }
   const link = await openShareLink(token, clockNow());
   const doc = link ? await getDocument(link.orgId, link.documentId).catch(() => undefined) : undefined;
   const opened = doc !== undefined && doc.uploadState === 'uploaded';
-  metrics.addDimensions({ outcome: opened ? 'opened' : 'not_found' });
-  metrics.addMetric('LinkOpens', MetricUnit.Count, 1);
+  PUBLIC_LINK_METRICS.add(opened ? 'LinksOpened' : 'LinksNotFound', MetricUnit.Count, 1);
   if (!opened) return notFound();
   const url = await presignGet(doc.s3Key, DOWNLOAD_SECONDS, doc.name);
   return { statusCode: 302, headers: { location: url, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }, body: '' };

@@ -9,13 +9,25 @@ import { sendScheduledEmail } from '#use-cases/messaging/scheduled-email';
 import { sendReminder } from '#use-cases/reminder-send';
 import type { ReminderFire } from '#use-cases/reminder-schedule';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { logger, metrics, observedHandler } from '#observability/powertools';
+import { logger, metricSet, observedHandler, type MetricNameOf } from '#observability/powertools';
 
 /** The schedule's input (shared/use-cases/messaging/scheduled-email.ts `scheduleDealEmail` sets it). */
 export type ScheduledSendInput = { orgId: string; scheduledMessageId: string } | ReminderFire;
 
+/** The worker's metrics (Count; dimension `service` only): one per outcome, not an `outcome` dimension. */
+export const SCHEDULED_SEND_METRICS = metricSet(['ScheduledSendsSent', 'ScheduledSendsFailed', 'ScheduledSendsSkipped', 'ScheduledSendsStale']);
+
+/** The metric each outcome counts under. */
+const OUTCOME_METRIC: Readonly<Record<'sent' | 'failed' | 'skipped' | 'stale', MetricNameOf<typeof SCHEDULED_SEND_METRICS>>> = {
+  sent: 'ScheduledSendsSent',
+  failed: 'ScheduledSendsFailed',
+  skipped: 'ScheduledSendsSkipped',
+  stale: 'ScheduledSendsStale',
+};
+
 /**
- * Metrics (Count): `ScheduledSends` by `outcome` (sent, failed, skipped; stale for a reminder whose key date moved under it).
+ * Metrics (Count): `ScheduledSendsSent`, `ScheduledSendsFailed`, `ScheduledSendsSkipped`, or `ScheduledSendsStale` for a
+ * reminder whose key date moved under it.
  * @throws Error when the input lacks a non-empty `orgId` and `scheduledMessageId` (or a reminder's `transactionId`,
  *   `reminderId` and integer `generation`): a malformed schedule lands in the failure queue, alarmed, rather than
  *   being dropped; or when the send failed transiently (retried)
@@ -33,7 +45,6 @@ export const handler = observedHandler(async (input: ScheduledSendInput): Promis
     outcome = await sendScheduledEmail(given.orgId, given.scheduledMessageId, clockNow());
   } else throw new Error('scheduled-send input needs orgId and scheduledMessageId, or orgId, transactionId, reminderId and generation');
   logger.info('scheduled send', { outcome });
-  metrics.addDimensions({ outcome });
-  metrics.addMetric('ScheduledSends', MetricUnit.Count, 1);
+  SCHEDULED_SEND_METRICS.add(OUTCOME_METRIC[outcome], MetricUnit.Count, 1);
   return { outcome };
 });

@@ -23,7 +23,7 @@ import { postWebhook } from '#events/webhook-transport';
 import { maxAttempts, retryDelaySeconds } from '#events/retry-schedule';
 import { NotFound } from '#domain/errors';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
-import { logger, metrics, observedHandler } from '#observability/powertools';
+import { logger, metricSet, observedHandler, type MetricNameOf } from '#observability/powertools';
 
 /** Headers a subscription's custom `headers` may not override. */
 const RESERVED = new Set([
@@ -47,9 +47,12 @@ export function deliveryHeaders(m: DeliveryMessage, secret: string, custom: Reco
   };
 }
 
+/** The worker's metrics (Count, one per message; dimension `service` only). */
+export const DELIVERY_METRICS = metricSet(['DeliveriesSucceeded', 'DeliveriesFailed', 'DeliveriesDropped', 'DeliveryErrors', 'BreakerTrips']);
+
 /** Adds 1 to the invocation's `name` metric. */
-const count = (name: string): void => {
-  metrics.addMetric(name, MetricUnit.Count, 1);
+const count = (name: MetricNameOf<typeof DELIVERY_METRICS>): void => {
+  DELIVERY_METRICS.add(name, MetricUnit.Count, 1);
 };
 
 /** Delivers one message and counts its outcome. @returns true when SQS should redeliver it later */

@@ -4,9 +4,7 @@
  */
 import { defineOperation } from '#api/operation';
 import { uuidPath } from '#api/params';
-import { getWebhook } from '#db/webhooks';
-import { transactWrite } from '#db/transact';
-import { outboxPut } from '#events/outbox';
+import { sendTestEvent } from '#use-cases/test-webhook';
 import * as z from '#api/zod';
 import { dataOf, id } from '#api/responses/common';
 
@@ -19,14 +17,7 @@ export default defineOperation({
   response: () => dataOf(z.object({ subscriptionId: id(), eventId: z.string(), eventType: z.literal('webhook.test'), queued: z.literal(true) })),
   schemas: () => ({ path: uuidPath('id') }),
   handler: async ({ path }, { principal, now }) => {
-    const s = await getWebhook(principal.orgId, path.id);
-    const put = outboxPut(
-      principal,
-      'webhook.test',
-      { subscriptionId: s.id, message: 'Test delivery from the Transaction-Coordination Service.' },
-      now,
-    );
-    await transactWrite([put]);
-    return { body: { data: { subscriptionId: s.id, eventId: put.Put.Item.envelope.eventId, eventType: 'webhook.test', queued: true } } };
+    const { subscriptionId, eventId } = await sendTestEvent(principal, path.id, now);
+    return { body: { data: { subscriptionId, eventId, eventType: 'webhook.test', queued: true } } };
   },
 });

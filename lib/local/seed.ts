@@ -3,7 +3,7 @@
  * status vocabulary, three realistic Texas deals with key dates and tasks. Fictional people and places.
  */
 import { createOrganization, addUser } from '#db/orgs';
-import { createTransaction } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
 import { upsertKeyDates } from '#use-cases/key-dates';
 import { listOpenTasks } from '#db/tasks';
 import { completeTask, createTask } from '#use-cases/tasks';

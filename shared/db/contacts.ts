@@ -16,7 +16,6 @@ import { db, tableName } from '#db/client';
 import { queryUpTo } from '#db/query-up-to';
 import { txnPk } from '#db/keys';
 import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transact';
-import { outboxPut, type Actor } from '#events/outbox';
 import { NotFound } from '#domain/errors';
 import { CONTACT_ROLES } from '#domain/contact-roles';
 import { contactSearchText, contactSearchTerm, type ContactFields, type ContactType } from '#domain/contact-fields';
@@ -133,29 +132,27 @@ export async function findContactIdByEmail(orgId: string, email: string): Promis
   return out.Item?.contactId;
 }
 
+/** A new contact's link to a deal with a role. */
+export interface NewContactLink {
+  transactionId: string;
+  role: string;
+  isPrimary?: boolean;
+}
+
 /**
- * The writes that create a contact (with its email claim) and emit `contact.created`, plus (with `link`) its link to
- * a deal with a role. For the caller's transaction (the deal's existence is the caller's condition; a failed email
- * claim, see `isEmailClaim`, means another contact has the address).
+ * The writes that create a contact (with its email claim) and, with `link`, its link to a deal with a role. For the
+ * caller's transaction (the deal's existence is the caller's condition; a failed email claim, see `isEmailClaim`,
+ * means another contact has the address).
  */
-export function contactCreateItems(actor: Actor, contact: Contact, link?: { transactionId: string; role: string; isPrimary?: boolean }, now = new Date()): TransactItem[] {
+export function contactPuts(orgId: string, contact: Contact, link: NewContactLink | undefined, now: Date): TransactItem[] {
   const items: TransactItem[] = [
-    { Put: { TableName: tableName(), Item: contactItem(actor.orgId, contact), ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { TableName: tableName(), Item: contactItem(orgId, contact), ConditionExpression: 'attribute_not_exists(PK)' } },
   ];
-  if (contact.email) items.push(emailClaimPut(actor.orgId, contact.email, contact.id));
+  if (contact.email) items.push(emailClaimPut(orgId, contact.email, contact.id));
   if (link) {
     const l: TransactionContact = { ...snapshotOf(contact), transactionId: link.transactionId, contactId: contact.id, role: link.role, isPrimary: link.isPrimary ?? false, linkedAt: now.toISOString() };
-    items.push({ Put: { TableName: tableName(), Item: contactLinkItem(actor.orgId, l), ConditionExpression: 'attribute_not_exists(SK)' } });
+    items.push({ Put: { TableName: tableName(), Item: contactLinkItem(orgId, l), ConditionExpression: 'attribute_not_exists(SK)' } });
   }
-  items.push(
-    outboxPut(actor, 'contact.created', {
-      contactId: contact.id,
-      name: contact.name,
-      type: contact.type,
-      transactionId: link?.transactionId ?? null,
-      role: link?.role ?? null,
-    }, now),
-  );
   return items;
 }
 

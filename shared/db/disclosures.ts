@@ -9,7 +9,6 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { transactWrite, type TransactItem } from '#db/transact';
-import { outboxPut } from '#events/outbox';
 import { NotFound } from '#domain/errors';
 
 export interface DisclosurePackage {
@@ -167,10 +166,10 @@ export async function revokeRecipient(orgId: string, packageId: string, recipien
 }
 
 /**
- * Records that the recipient opened the page: counts the view, logs it and, on the first view only, emits
- * `disclosure.recipient_viewed` (data: packageId, recipientId, transactionId, email) in the same transaction.
+ * Records that the recipient opened the page: counts the view and logs it, with `firstViewItems` (the caller's
+ * event) in the same transaction on the first view only (`r.firstViewedAt` null; of two first views at once, one).
  */
-export async function recordView(orgId: string, pkg: DisclosurePackage, r: DisclosureRecipient, now: Date): Promise<void> {
+export async function recordView(orgId: string, pkg: DisclosurePackage, r: DisclosureRecipient, now: Date, firstViewItems: TransactItem[] = []): Promise<void> {
   const first = r.firstViewedAt === null;
   const items: TransactItem[] = [
     {
@@ -184,7 +183,7 @@ export async function recordView(orgId: string, pkg: DisclosurePackage, r: Discl
     },
     logPut(orgId, pkg.id, r.id, 'viewed', now),
   ];
-  if (first) items.push(outboxPut({ orgId, userId: null }, 'disclosure.recipient_viewed', { packageId: pkg.id, recipientId: r.id, transactionId: pkg.transactionId, email: r.email }, now));
+  if (first) items.push(...firstViewItems);
   try {
     await transactWrite(items);
   } catch (err) {

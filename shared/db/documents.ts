@@ -11,7 +11,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { transactWrite, MAX_TRANSACT_ITEMS, type TransactItem } from '#db/transact';
-import { outboxPut, type Actor } from '#events/outbox';
+import type { Actor } from '#events/outbox';
 import { queryAll, transactionExistsCheck } from '#db/transactions';
 import { Conflict, NotFound, InvalidInput } from '#domain/errors';
 import type { DocumentType, DocumentTypeSource, FileProblem } from '#domain/documents';
@@ -99,15 +99,6 @@ export function documentView(d: DocumentRecord) {
   return view;
 }
 
-/** Event payload of `document.uploaded` / `document.deleted` (thin: ids and a few key fields). */
-export const documentEventData = (d: DocumentRecord) => ({
-  documentId: d.id,
-  transactionId: d.transactionId,
-  name: d.name,
-  documentType: d.documentType,
-  sizeBytes: d.sizeBytes,
-});
-
 /**
  * The document, or NotFound.
  * @param consistent strongly consistent read (the S3 notification path: the item was written just before the upload URL was handed out)
@@ -184,11 +175,11 @@ export async function createDocument(d: DocumentRecord): Promise<DocumentRecord>
 }
 
 /**
- * Records the upload's arrival, once: `awaiting_upload` → `uploaded` with the stored size, and
- * `document.uploaded` when the document belongs to a deal, in one transaction.
+ * Records the upload's arrival, once: `awaiting_upload` → `uploaded` with the stored size, with the caller's
+ * `extra(updated)` writes (its event) in the same transaction.
  * @returns the updated document, or undefined when the upload was already processed (a repeated notification)
  */
-export async function markDocumentUploaded(actor: Actor, d: DocumentRecord, sizeBytes: number, now: Date): Promise<DocumentRecord | undefined> {
+export async function markDocumentUploaded(d: DocumentRecord, sizeBytes: number, now: Date, extra: (updated: DocumentRecord) => TransactItem[]): Promise<DocumentRecord | undefined> {
   const updated: DocumentRecord = { ...d, uploadState: 'uploaded', sizeBytes, uploadedAt: now.toISOString(), updatedAt: now.toISOString() };
   const items: TransactItem[] = [
     {
@@ -201,7 +192,7 @@ export async function markDocumentUploaded(actor: Actor, d: DocumentRecord, size
       },
     },
   ];
-  if (d.transactionId) items.push(outboxPut(actor, 'document.uploaded', documentEventData(updated), now));
+  items.push(...extra(updated));
   return (await commitOnce(items)) ? updated : undefined;
 }
 
@@ -270,10 +261,16 @@ export interface DocumentChanges {
 
 /**
  * Renames, reclassifies (source `declared`) or attaches a document to a deal. Attaching appends it to the
- * deal's order and, for an uploaded document, emits `document.uploaded` (it now belongs to that deal).
+ * deal's order and commits the caller's `onAttach(next)` writes (its event) in the same transaction.
  * @throws NotFound when the document or the deal does not exist in the organization
  */
-export async function updateDocument(actor: Actor, documentId: string, changes: DocumentChanges, now: Date): Promise<DocumentRecord> {
+export async function updateDocument(
+  actor: Actor,
+  documentId: string,
+  changes: DocumentChanges,
+  now: Date,
+  onAttach: (next: DocumentRecord) => TransactItem[] = () => [],
+): Promise<DocumentRecord> {
   const d = await getDocument(actor.orgId, documentId);
   const next: DocumentRecord = { ...d, updatedAt: now.toISOString() };
   const sets: string[] = ['updatedAt = :now'];
@@ -301,7 +298,7 @@ export async function updateDocument(actor: Actor, documentId: string, changes: 
     names['#o'] = 'order';
     Object.assign(values, { ':txn': next.transactionId, ':order': next.order, ':g1pk': transactionDocsGsi1(actor.orgId, next.transactionId), ':g1sk': docOrderSk(next.order, d.id) });
     extra.push(transactionExistsCheck(actor.orgId, next.transactionId));
-    if (d.uploadState === 'uploaded') extra.push(outboxPut(actor, 'document.uploaded', documentEventData(next), now));
+    extra.push(...onAttach(next));
   }
   await transactWrite(
     [
@@ -323,18 +320,14 @@ export async function updateDocument(actor: Actor, documentId: string, changes: 
 }
 
 /**
- * Deletes the document item and emits `document.deleted` in one transaction (the caller deletes the
- * stored file afterwards: a file left behind by a failed delete is harmless, a document without its file
- * is not).
+ * Deletes the document item with the caller's `extra(d)` writes (its event) in one transaction (the caller deletes
+ * the stored file afterwards: a file left behind by a failed delete is harmless, a document without its file is not).
  * @throws NotFound when absent or another organization's
  */
-export async function deleteDocumentItem(actor: Actor, documentId: string, now: Date): Promise<DocumentRecord> {
-  const d = await getDocument(actor.orgId, documentId);
+export async function deleteDocumentItem(orgId: string, documentId: string, extra: (d: DocumentRecord) => TransactItem[]): Promise<DocumentRecord> {
+  const d = await getDocument(orgId, documentId);
   await transactWrite(
-    [
-      { Delete: { TableName: tableName(), Key: documentKeyOf(actor.orgId, d.id), ConditionExpression: 'attribute_exists(PK)' } },
-      outboxPut(actor, 'document.deleted', documentEventData(d), now),
-    ],
+    [{ Delete: { TableName: tableName(), Key: documentKeyOf(orgId, d.id), ConditionExpression: 'attribute_exists(PK)' } }, ...extra(d)],
     () => new NotFound('Document'),
   );
   return d;

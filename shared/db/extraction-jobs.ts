@@ -1,16 +1,16 @@
 /**
  * Extraction jobs: `PK = ORG#<orgId>#JOB#<jobId>`, `SK = JOB`. States: queued → running → completed | failed
  * (a job may also fail straight from queued). Each transition also sets the document's `extractionState`
- * when the job is the document's latest; finishing (completed or failed) emits `extraction.completed` in
- * the same `TransactWriteItems`, conditional on the job not being finished yet, so a retried workflow step
- * can never emit twice. Applying a completed job to a deal sets `appliedTransactionId` once.
+ * when the job is the document's latest; finishing (completed or failed) commits the caller's event
+ * (`extraction.completed`, shared/use-cases/finish-extraction.ts) in the same `TransactWriteItems`, conditional on
+ * the job not being finished yet, so a retried workflow step can never emit twice. Applying a completed job to a
+ * deal sets `appliedTransactionId` once.
  */
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { transactWrite, type TransactItem } from '#db/transact';
-import { outboxPut } from '#events/outbox';
 import { Conflict, NotFound } from '#domain/errors';
 import { documentKeyOf, findDocument, type DocumentRecord } from '#db/documents';
 import { typeFromExtraction } from '#domain/documents';
@@ -108,12 +108,12 @@ export async function createJob(orgId: string, input: { documentId: string; tran
 }
 
 /**
- * The writes that create a job already `failed` (a file refused on upload: `not_pdf`, `empty_file`,
- * `file_too_large`) with its `extraction.completed` (status failed, confidence 0, requiresReview true), for
- * the caller's transaction, which also points the document at it (see `markDocumentUploadFailed`).
+ * The write that creates a job already `failed` (a file refused on upload: `not_pdf`, `empty_file`,
+ * `file_too_large`), for the caller's transaction, which also points the document at it (see
+ * `markDocumentUploadFailed`).
  * @returns the job and the items
  */
-export function failedJobCreateItems(
+export function failedJobPuts(
   orgId: string,
   input: { documentId: string; transactionId: string | null; bucket: string; key: string },
   error: { code: string; message: string },
@@ -135,14 +135,6 @@ export function failedJobCreateItems(
     job,
     items: [
       { Put: { TableName: tableName(), Item: jobItem(job), ConditionExpression: 'attribute_not_exists(PK)' } },
-      outboxPut({ orgId, userId: null }, 'extraction.completed', {
-        jobId: job.jobId,
-        transactionId: job.transactionId,
-        documentId: job.documentId,
-        status: 'failed',
-        confidence: 0,
-        requiresReview: true,
-      }, now),
     ],
   };
 }
@@ -180,14 +172,19 @@ export async function markJobRunning(orgId: string, jobId: string, now: Date): P
 }
 
 /**
- * Completes the job with its result and emits `extraction.completed` (status `completed`, the result's
- * confidence and requiresReview) in one transaction; the document's `extractionState` becomes completed,
- * and a recognized TREC 20-18 reclassifies it as `purchase_contract` unless its type was declared.
- * No-op when the job is already completed or failed.
+ * The caller's writes committed with a job's finish (its event), given the job and the deal its document now belongs
+ * to (the document's, else the job's; null for none).
+ */
+export type FinishItems = (job: ExtractionJob, transactionId: string | null) => TransactItem[];
+
+/**
+ * Completes the job with its result, with `finishItems` in one transaction; the document's `extractionState`
+ * becomes completed, and a recognized TREC 20-18 reclassifies it as `purchase_contract` unless its type was
+ * declared. No-op when the job is already completed or failed.
  * @returns true when this call completed the job
  * @throws NotFound when the job does not exist
  */
-export async function completeJob(orgId: string, jobId: string, result: ExtractionResult, now: Date): Promise<boolean> {
+export async function commitJobCompleted(orgId: string, jobId: string, result: ExtractionResult, now: Date, finishItems: FinishItems): Promise<boolean> {
   const job = await getJob(orgId, jobId);
   if (isFinished(job.state)) return false;
   const stored = fitResult(result);
@@ -203,21 +200,16 @@ export async function completeJob(orgId: string, jobId: string, result: Extracti
       },
     },
   ];
-  return finishWrite(orgId, job, items, { extractionState: 'completed', documentType: typeFromExtraction(result.formType) }, now, {
-    status: 'completed',
-    confidence: result.confidence,
-    requiresReview: result.requiresReview,
-  });
+  return finishWrite(orgId, job, items, { extractionState: 'completed', documentType: typeFromExtraction(result.formType) }, now, finishItems);
 }
 
 /**
- * Fails the job with a stable error code (see `ExtractionErrorCode`) and emits `extraction.completed`
- * (status `failed`, confidence 0, requiresReview true) in one transaction; the document's
- * `extractionState` becomes failed. No-op when the job is already completed or failed.
+ * Fails the job with a stable error code (see `ExtractionErrorCode`), with `finishItems` in one transaction; the
+ * document's `extractionState` becomes failed. No-op when the job is already completed or failed.
  * @returns true when this call failed the job
  * @throws NotFound when the job does not exist
  */
-export async function failJob(orgId: string, jobId: string, error: { code: string; message: string }, now: Date): Promise<boolean> {
+export async function commitJobFailed(orgId: string, jobId: string, error: { code: string; message: string }, now: Date, finishItems: FinishItems): Promise<boolean> {
   const job = await getJob(orgId, jobId);
   if (isFinished(job.state)) return false;
   const items: TransactItem[] = [
@@ -232,7 +224,7 @@ export async function failJob(orgId: string, jobId: string, error: { code: strin
       },
     },
   ];
-  return finishWrite(orgId, job, items, { extractionState: 'failed' }, now, { status: 'failed', confidence: 0, requiresReview: true });
+  return finishWrite(orgId, job, items, { extractionState: 'failed' }, now, finishItems);
 }
 
 /**
@@ -263,7 +255,7 @@ class DocumentMoved extends Error {}
 
 /**
  * Commits a job transition with the document's state (when the job is the document's latest) and, for a
- * finish, the `extraction.completed` event. A job whose condition fails was moved by someone else: no-op.
+ * finish, the caller's `finishItems`. A job whose condition fails was moved by someone else: no-op.
  * A document deleted or given a newer job in the meantime is left out (one retry without it).
  */
 async function finishWrite(
@@ -272,23 +264,12 @@ async function finishWrite(
   jobItems: TransactItem[],
   doc: { extractionState: DocumentRecord['extractionState']; documentType?: DocumentRecord['documentType'] },
   now: Date,
-  event?: { status: 'completed' | 'failed'; confidence: number; requiresReview: boolean },
+  finishItems?: FinishItems,
 ): Promise<boolean> {
   const current = await findDocument(orgId, job.documentId, true);
+  const finishing = finishItems?.(job, current?.transactionId ?? job.transactionId) ?? [];
   const build = (withDoc: boolean): TransactItem[] => {
-    const items = [...jobItems];
-    if (event) {
-      items.push(
-        outboxPut({ orgId, userId: null }, 'extraction.completed', {
-          jobId: job.jobId,
-          transactionId: current?.transactionId ?? job.transactionId,
-          documentId: job.documentId,
-          status: event.status,
-          confidence: event.confidence,
-          requiresReview: event.requiresReview,
-        }, now),
-      );
-    }
+    const items = [...jobItems, ...finishing];
     if (withDoc) {
       const reclassify = doc.documentType && current!.documentTypeSource !== 'declared';
       items.push({
@@ -303,7 +284,7 @@ async function finishWrite(
     }
     return items;
   };
-  const docIndex = jobItems.length + (event ? 1 : 0);
+  const docIndex = jobItems.length + finishing.length;
   const attempt = async (withDoc: boolean) => {
     // A concurrent transaction on the same job (a racing step) cancels with TransactionConflict: try again,
     // and the job's condition then decides.

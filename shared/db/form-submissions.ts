@@ -2,14 +2,13 @@
  * Intake-form submissions (spec "Templates and forms": `GET /form-submissions`, field-level detail). One item per
  * submission: `PK = ORG#<orgId>#FORMSUB#<id>`, `SK = FORMSUB`; listed newest first across the organization on GSI1
  * (`ORG#<orgId>#FORMSUBS`, `<receivedAt>#<id>`) and per deal on GSI2 (`ORG#<orgId>#TXN#<transactionId>#FORMSUBS`).
- * A submission is written with its `form.submission_received` outbox event in one transaction.
+ * A submission is written with its `form.submission_received` outbox event in one transaction (shared/use-cases/intake.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { queryUpTo } from '#db/query-up-to';
-import { transactWrite } from '#db/transact';
-import { outboxPut } from '#events/outbox';
+import { transactWrite, type TransactItem } from '#db/transact';
 import { NotFound } from '#domain/errors';
 import type { FormDefinition, FormValues } from '#domain/intake-forms';
 
@@ -45,11 +44,8 @@ const toSubmission = (i: Record<string, any>): FormSubmission => ({
   receivedAt: i.receivedAt,
 });
 
-/**
- * Stores a client's submission of `form` for the deal and emits `form.submission_received` (data: submissionId,
- * formDefinitionId, formPurpose, transactionId), together.
- */
-export async function recordSubmission(orgId: string, transactionId: string, form: FormDefinition, values: FormValues, now: Date): Promise<FormSubmission> {
+/** Stores a client's submission of `form` for the deal, with the caller's `extra(submission)` writes in the same transaction. */
+export async function insertSubmission(orgId: string, transactionId: string, form: FormDefinition, values: FormValues, now: Date, extra: (s: FormSubmission) => TransactItem[]): Promise<FormSubmission> {
   const s: FormSubmission = {
     id: randomUUID(),
     transactionId,
@@ -70,7 +66,7 @@ export async function recordSubmission(orgId: string, transactionId: string, for
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    outboxPut({ orgId, userId: null }, 'form.submission_received', { submissionId: s.id, formDefinitionId: form.id, formPurpose: form.purpose, transactionId }, now),
+    ...extra(s),
   ]);
   return s;
 }

@@ -6,7 +6,7 @@
  */
 import { tableName } from '#db/client';
 import { gsi1, taskPk, txnPk } from '#db/keys';
-import { outboxPut, type Actor } from '#events/outbox';
+import type { Actor } from '#events/outbox';
 
 export interface Task {
   id: string;
@@ -61,13 +61,25 @@ export const taskKey = (orgId: string, t: Pick<Task, 'transactionId' | 'id'>) =>
 /** Key of a task's reference item (finds the deal from the task id). */
 export const taskRefKey = (orgId: string, taskId: string) => ({ PK: taskPk(orgId, taskId), SK: 'TASK' });
 
-/** The writes that create a task: the task, its reference item and `task.created`. */
-export function taskCreateItems(actor: Actor, t: Task, now: Date) {
+/** The writes that create a task: the task (conditional on its absence) and its reference item. */
+export function taskPuts(orgId: string, t: Task) {
   return [
-    { Put: { TableName: tableName(), Item: taskItem(actor.orgId, t), ConditionExpression: 'attribute_not_exists(SK)' } },
-    { Put: { TableName: tableName(), Item: { ...taskRefKey(actor.orgId, t.id), entity: 'TaskRef', orgId: actor.orgId, transactionId: t.transactionId } } },
-    outboxPut(actor, 'task.created', { taskId: t.id, transactionId: t.transactionId, title: t.title, dueDate: t.dueDate, assigneeUserId: t.assigneeUserId ?? null }, now),
+    { Put: { TableName: tableName(), Item: taskItem(orgId, t), ConditionExpression: 'attribute_not_exists(SK)' } },
+    { Put: { TableName: tableName(), Item: { ...taskRefKey(orgId, t.id), entity: 'TaskRef', orgId, transactionId: t.transactionId } } },
   ];
+}
+
+/** The `Update` that moves an open task to `t.dueDate` with `t.dueOffsetDays` (and its open-task index position). */
+export function taskMoveUpdate(orgId: string, t: Task) {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: taskKey(orgId, t),
+      UpdateExpression: 'SET dueDate = :d, dueOffsetDays = :o, GSI1SK = :g',
+      ConditionExpression: 'attribute_exists(SK)',
+      ExpressionAttributeValues: { ':d': t.dueDate, ':o': t.dueOffsetDays, ':g': openTaskIndex(orgId, t).GSI1SK },
+    },
+  };
 }
 
 export function toTask(item: Record<string, any>): Task {

@@ -10,7 +10,7 @@ import { db, tableName } from '#db/client';
 import { queryUpTo } from '#db/query-up-to';
 import { gsi1, gsi2, txnPk } from '#db/keys';
 import { transactWrite, type TransactItem } from '#db/transact';
-import { outboxPut, type Actor } from '#events/outbox';
+import type { Actor } from '#events/outbox';
 import { toKeyDate, type KeyDate } from '#db/key-date-items';
 import { toTask, type Task } from '#db/task-items';
 import { activityPut, toActivity, type Activity } from '#db/activity';
@@ -84,16 +84,14 @@ export function toTransaction(item: Record<string, any>): Transaction {
   return { id, propertyAddress, address, transactionType, side, status, notes: notes ?? null, createdAt, updatedAt, closedAt: closedAt ?? null, version: Number(version ?? 0) };
 }
 
+/** What a new deal states; the rest (id, address line, times, version) is set on creation. */
+export type NewTransaction = Pick<Transaction, 'propertyAddress' | 'transactionType' | 'side' | 'status'> & { notes?: string | null };
+
 /**
- * Creates a deal and emits `transaction.created`, plus any `extra` writes (key dates, tasks, ...) in the
- * same transaction.
+ * Writes a new deal (conditional on its absence) with the caller's `extra` writes (its event, key dates, tasks, ...)
+ * in the same transaction, the deal's `Put` first.
  */
-export async function createTransaction(
-  actor: Actor,
-  input: Pick<Transaction, 'propertyAddress' | 'transactionType' | 'side' | 'status'> & { notes?: string | null },
-  extra: (t: Transaction) => TransactItem[] = () => [],
-  now = new Date(),
-): Promise<Transaction> {
+export async function insertTransaction(orgId: string, input: NewTransaction, extra: (t: Transaction) => TransactItem[], now: Date): Promise<Transaction> {
   const t: Transaction = {
     id: randomUUID(),
     propertyAddress: input.propertyAddress,
@@ -108,8 +106,7 @@ export async function createTransaction(
     version: 0,
   };
   await transactWrite([
-    { Put: { TableName: tableName(), Item: transactionItem(actor.orgId, t), ConditionExpression: 'attribute_not_exists(PK)' } },
-    outboxPut(actor, 'transaction.created', { transactionId: t.id, address: t.address, status: t.status, side: t.side }, now),
+    { Put: { TableName: tableName(), Item: transactionItem(orgId, t), ConditionExpression: 'attribute_not_exists(PK)' } },
     ...extra(t),
   ]);
   return t;

@@ -16,27 +16,29 @@ export interface NotificationDraft {
   to: 'all' | string[];
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+/** `s` unless empty. */
+const nonEmpty = (s: string | null | undefined): string | null => s || null;
+
+/** Purpose of an intake form in words (`buyer_intake` → `buyer intake`). */
+const formWords = (purpose: string): string => (purpose || 'intake').replace(/_/g, ' ');
 
 /** The notification `e` gives rise to, or undefined for an event that notifies nobody. */
 export function notificationFor(e: EventEnvelope): NotificationDraft | undefined {
-  const d = e.data;
-  const transactionId = str(d.transactionId);
   switch (e.eventType) {
     case 'form.submission_received':
-      return { type: e.eventType, title: 'Intake form submitted', body: `A client submitted the ${String(d.formPurpose ?? 'intake').replace(/_/g, ' ')} form.`, transactionId, to: 'all' };
+      return { type: e.eventType, title: 'Intake form submitted', body: `A client submitted the ${formWords(e.data.formPurpose)} form.`, transactionId: e.data.transactionId, to: 'all' };
     case 'disclosure.recipient_viewed':
-      return { type: e.eventType, title: 'Disclosure viewed', body: `${str(d.email) ?? 'A recipient'} opened the disclosure package.`, transactionId, to: 'all' };
+      return { type: e.eventType, title: 'Disclosure viewed', body: `${nonEmpty(e.data.email) ?? 'A recipient'} opened the disclosure package.`, transactionId: e.data.transactionId, to: 'all' };
     case 'task.created':
     case 'task.assigned': {
-      const assignee = str(d.assigneeUserId);
+      const { assigneeUserId: assignee, title, dueDate, transactionId } = e.data;
       if (!assignee || assignee === e.userId) return undefined;
-      return { type: 'task.assigned', title: 'Task assigned to you', body: `${str(d.title) ?? 'A task'}${str(d.dueDate) ? ` (due ${String(d.dueDate).slice(0, 10)})` : ''}`, transactionId, to: [assignee] };
+      return { type: 'task.assigned', title: 'Task assigned to you', body: `${nonEmpty(title) ?? 'A task'}${dueDate ? ` (due ${dueDate.slice(0, 10)})` : ''}`, transactionId, to: [assignee] };
     }
     case 'message.received': {
-      const by = d.channel === 'sms' ? 'text' : 'email';
-      const subject = str(d.subject);
-      return { type: e.eventType, title: `Reply by ${by}`, body: `${str(d.fromName) ?? str(d.from) ?? 'A party'} replied${subject ? `: ${subject}` : '.'}`, transactionId, to: 'all' };
+      const { channel, subject, fromName, from, transactionId } = e.data;
+      const by = channel === 'sms' ? 'text' : 'email';
+      return { type: e.eventType, title: `Reply by ${by}`, body: `${nonEmpty(fromName) ?? nonEmpty(from) ?? 'A party'} replied${subject ? `: ${subject}` : '.'}`, transactionId, to: 'all' };
     }
     default:
       return undefined;

@@ -1,33 +1,78 @@
-/** The webhook event catalog (spec "Events"): the 14 event types and when each fires. */
-export const EVENT_TYPES = {
-  'contact.created': 'A contact is created.',
-  'disclosure.recipient_viewed': 'A disclosure-package recipient opens the disclosure.',
-  'document.deleted': 'A document is deleted.',
-  'document.uploaded': 'A document is uploaded to a transaction.',
-  'extraction.completed': 'An extraction job finishes (includes jobId, status, confidence).',
-  'form.submission_received': 'A public form submission is received.',
-  'key_date.completed': 'A key date is marked complete.',
-  'key_date.updated': 'A key date is added or changed on a transaction.',
-  'task.completed': 'A task is marked complete.',
-  'task.created': 'A task is created.',
-  'transaction.closed': 'A transaction is closed.',
-  'transaction.created': 'A transaction is created.',
-  'transaction.status_changed': "A transaction's status changes.",
-  'webhook.test': 'POST /api/v1/webhooks/{id}/test is called.',
-} as const;
-
 /**
- * Events the outbox carries for the team's notifications only: not in the spec's catalog, so no webhook delivers
- * them and `GET /webhook-events` does not list them (fan-out gives them no subscription, even one to `*`).
+ * The event catalog: every event type the outbox carries, its payload (`data` of the delivery envelope, spec
+ * "Delivery": thin, ids and a few key fields) and whether webhooks deliver it. The spec's "Events" table is the
+ * webhook part (14 types); the rest are internal, for the team's notifications only. Each type is emitted in one
+ * place, by a use case (test/unit/event-emitters.test.ts checks it).
+ *
+ * `outboxPut` (shared/db/outbox.ts) is generic over the type and takes that type's payload, so an emitter cannot
+ * build a payload that does not match, and a reader that narrows on `eventType` reads typed fields.
  */
-export const INTERNAL_EVENT_TYPES = {
-  'task.assigned': 'An existing task is assigned to a member (POST /tasks/{taskId}/assign).',
-  'message.received': 'An inbound email or text reply is threaded to a deal.',
-} as const;
 
-export type WebhookEventType = keyof typeof EVENT_TYPES;
-export type InternalEventType = keyof typeof INTERNAL_EVENT_TYPES;
-export type EventType = WebhookEventType | InternalEventType;
+/** `data` of `document.uploaded` and `document.deleted` (`sizeBytes`: bytes, or null before the upload completed). */
+export type DocumentEventData = { documentId: string; transactionId: string | null; name: string; documentType: string; sizeBytes: number | null };
 
-/** True for an event webhooks never deliver. */
-export const isInternalEvent = (eventType: string): eventType is InternalEventType => Object.hasOwn(INTERNAL_EVENT_TYPES, eventType);
+/** The payload of each event type. Dates are `YYYY-MM-DD`, times ISO 8601 UTC. */
+export interface EventPayloads {
+  'contact.created': { contactId: string; name: string; type: string; transactionId: string | null; role: string | null };
+  'disclosure.recipient_viewed': { packageId: string; recipientId: string; transactionId: string | null; email: string };
+  'document.deleted': DocumentEventData;
+  'document.uploaded': DocumentEventData;
+  /** `confidence` 0–1; a failed job has 0 and `requiresReview` true. */
+  'extraction.completed': { jobId: string; transactionId: string | null; documentId: string; status: 'completed' | 'failed'; confidence: number; requiresReview: boolean };
+  'form.submission_received': { submissionId: string; formDefinitionId: string; formPurpose: string; transactionId: string };
+  'key_date.completed': { transactionId: string; keyDateType: string; completedAt: string };
+  'key_date.updated': { transactionId: string; keyDateType: string; dateValue: string; previousValue: string | null };
+  'task.completed': { taskId: string; transactionId: string; title: string; completedAt: string | null };
+  'task.created': { taskId: string; transactionId: string; title: string; dueDate: string | null; assigneeUserId: string | null };
+  /** `closedAt` ISO time (null only for data written before it was stamped). */
+  'transaction.closed': { transactionId: string; status: string; closedAt: string | null };
+  'transaction.created': { transactionId: string; address: string; status: string; side: string };
+  'transaction.status_changed': { transactionId: string; previousStatus: string; status: string };
+  /** Delivered only to `subscriptionId`. */
+  'webhook.test': { subscriptionId: string; message: string };
+  'task.assigned': { taskId: string; transactionId: string; title: string; dueDate: string | null; assigneeUserId: string; previousAssigneeUserId: string | null };
+  /** `channel` of the reply (an inbound reply is `email` or `sms`). */
+  'message.received': { transactionId: string; communicationId: string; channel: 'email' | 'sms' | 'in_app'; from: string; fromName: string | null; subject: string | null };
+}
+
+export type EventType = keyof EventPayloads;
+
+/** One catalog entry: when the event fires, and whether webhooks deliver it (false: notifications only). */
+export interface EventTypeEntry {
+  readonly description: string;
+  readonly webhook: boolean;
+}
+
+/** Every event type (the record type makes a type missing here, or one without a payload, fail to compile). */
+export const EVENT_CATALOG: { readonly [T in EventType]: EventTypeEntry } = {
+  'contact.created': { description: 'A contact is created.', webhook: true },
+  'disclosure.recipient_viewed': { description: 'A disclosure-package recipient opens the disclosure.', webhook: true },
+  'document.deleted': { description: 'A document is deleted.', webhook: true },
+  'document.uploaded': { description: 'A document is uploaded to a transaction.', webhook: true },
+  'extraction.completed': { description: 'An extraction job finishes (includes jobId, status, confidence).', webhook: true },
+  'form.submission_received': { description: 'A public form submission is received.', webhook: true },
+  'key_date.completed': { description: 'A key date is marked complete.', webhook: true },
+  'key_date.updated': { description: 'A key date is added or changed on a transaction.', webhook: true },
+  'task.completed': { description: 'A task is marked complete.', webhook: true },
+  'task.created': { description: 'A task is created.', webhook: true },
+  'transaction.closed': { description: 'A transaction is closed.', webhook: true },
+  'transaction.created': { description: 'A transaction is created.', webhook: true },
+  'transaction.status_changed': { description: "A transaction's status changes.", webhook: true },
+  'webhook.test': { description: 'POST /api/v1/webhooks/{id}/test is called.', webhook: true },
+  // Not in the spec's catalog: no webhook delivers them and `GET /webhook-events` does not list them.
+  'task.assigned': { description: 'An existing task is assigned to a member (POST /tasks/{taskId}/assign).', webhook: false },
+  'message.received': { description: 'An inbound email or text reply is threaded to a deal.', webhook: false },
+};
+
+/** The spec's webhook catalog (spec "Events"): event type → when it fires, for `GET /webhook-events` and subscription validation. */
+export const EVENT_TYPES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(EVENT_CATALOG)
+    .filter(([, e]) => e.webhook)
+    .map(([type, e]) => [type, e.description]),
+);
+
+/** True for a type of the catalog. */
+export const isEventType = (eventType: string): eventType is EventType => Object.hasOwn(EVENT_CATALOG, eventType);
+
+/** True for an event webhooks never deliver (internal, or a type the catalog does not know). */
+export const isInternalEvent = (eventType: string): boolean => !isEventType(eventType) || !EVENT_CATALOG[eventType].webhook;

@@ -11,14 +11,18 @@ import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { appliedExtractionPut, type AppliedExtraction } from '#db/applied-extractions';
 import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transact';
-import { outboxPut, type Actor } from '#events/outbox';
-import { createTransaction, getDeal, touchTransaction, type Deal, type Transaction } from '#db/transactions';
-import { planKeyDateWrites } from '#db/key-dates';
+import type { Actor } from '#events/outbox';
+import { getDeal, touchTransaction, type Deal, type Transaction } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
+import { keyDateWrites } from '#use-cases/key-date-writes';
 import { followKeyDates } from '#use-cases/reminder-schedule';
-import { newOpenTask, taskCreateItems, type Task } from '#db/task-items';
-import { contactCreateItems, splitName, type Contact } from '#db/contacts';
+import { newOpenTask, type Task } from '#db/task-items';
+import { taskCreateItems } from '#use-cases/task-created';
+import { splitName, type Contact } from '#db/contacts';
+import { contactCreateItems } from '#use-cases/contacts';
 import { getJob, jobAppliedUpdate, type ExtractionJob } from '#db/extraction-jobs';
-import { attachDocumentUpdate, documentEventData, findDocument, nextDocumentOrder, type DocumentRecord } from '#db/documents';
+import { attachDocumentUpdate, findDocument, nextDocumentOrder, type DocumentRecord } from '#db/documents';
+import { documentUploadedPut } from '#use-cases/documents';
 import { getStatusVocabulary } from '#db/statuses';
 import { Conflict, InvalidInput } from '#domain/errors';
 import { retryStale, StaleRead } from '#use-cases/optimistic';
@@ -145,7 +149,7 @@ function assertFits(count: number) {
   }
 }
 
-type KeyDateChangeList = Parameters<typeof planKeyDateWrites>[2];
+type KeyDateChangeList = Parameters<typeof keyDateWrites>[2];
 
 /** The writes for an existing deal (reads where the source document goes in its order). */
 async function dealWrites(actor: Actor, deal: Deal, job: ExtractionJob, fields: ContractFields, changes: KeyDateChangeList, record: AppliedExtraction, now: Date): Promise<TransactItem[]> {
@@ -168,7 +172,7 @@ function dealWritesSync(
   now: Date,
   attachDocument: { doc: DocumentRecord; order: number } | undefined,
 ): TransactItem[] {
-  const { keyDates, items } = planKeyDateWrites(actor, deal, changes, now);
+  const { keyDates, items } = keyDateWrites(actor, deal, changes, now);
   const dates = dictOf(deal.keyDates.map((k) => [k.keyDateType, k.dateValue] as const));
   keyDates.forEach((k) => (dates[k.keyDateType] = k.dateValue));
 
@@ -202,7 +206,7 @@ function dealWritesSync(
   if (attachDocument) {
     items.push(attachDocumentUpdate(actor.orgId, job.documentId, deal.id, attachDocument.order, now));
     if (attachDocument.doc.uploadState === 'uploaded') {
-      items.push(outboxPut(actor, 'document.uploaded', documentEventData({ ...attachDocument.doc, transactionId: deal.id }), now));
+      items.push(documentUploadedPut(actor, { ...attachDocument.doc, transactionId: deal.id }, now));
     }
   }
   return items;

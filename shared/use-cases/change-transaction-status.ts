@@ -12,12 +12,14 @@
 import { randomUUID } from 'node:crypto';
 import { byDue, getDeal, RECENT_ACTIVITY, statusAttributes, touchTransaction, type Deal } from '#db/transactions';
 import { getStatusVocabulary } from '#db/statuses';
-import { planKeyDateWrites } from '#db/key-dates';
+import { keyDateWrites } from '#use-cases/key-date-writes';
 import { followKeyDates } from '#use-cases/reminder-schedule';
-import { newOpenTask, taskCreateItems, type Task } from '#db/task-items';
+import { newOpenTask, type Task } from '#db/task-items';
+import { taskCreateItems } from '#use-cases/task-created';
 import { activityPut } from '#db/activity';
 import { transactWrite, MAX_TRANSACT_ITEMS } from '#db/transact';
-import { outboxPut, type Actor } from '#events/outbox';
+import { outboxPut } from '#db/outbox';
+import type { Actor } from '#events/outbox';
 import { dateOf } from '#domain/calendar';
 import { findStatus, planCascade, type StatusDefinition } from '#domain/statuses';
 import { Conflict, InvalidInput } from '#domain/errors';
@@ -51,7 +53,7 @@ async function applyStatus(actor: Actor, deal: Deal, def: StatusDefinition, now:
   if (def.name === deal.status) return { transaction: deal, changed: false, cascade: { tasksCreated: [], keyDatesShifted: [] } };
 
   const plan = planCascade(def, dictOf(deal.keyDates.map((k) => [k.keyDateType, k.dateValue])), dateOf(now));
-  const shifted = planKeyDateWrites(
+  const shifted = keyDateWrites(
     actor,
     deal,
     plan.shifts.map((s) => ({ keyDateType: s.keyDateType, dateValue: s.to, source: 'status cascade', calculationNotes: `${s.note}: ${s.from} → ${s.to}` })),

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { appliedChecklistDelete, appliedChecklistPut, listAppliedChecklists, type AppliedChecklist, type ChecklistEntry } from '#db/checklists';
 import { latestAppliedExtraction } from '#db/applied-extractions';
-import { newOpenTask, taskCreateItems, type Task } from '#db/task-items';
+import { newOpenTask, type Task } from '#db/task-items';
+import { taskCreateItems } from '#use-cases/task-created';
 import { deleteTaskComments, taskDeletes } from '#db/tasks';
 import { getDeal, touchTransaction } from '#db/transactions';
 import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transact';

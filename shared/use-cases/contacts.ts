@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   commitContactUpdate,
-  contactCreateItems,
+  contactPuts,
   contactUpdateItems,
   findContactIdByEmail,
   getContact,
@@ -13,15 +13,26 @@ import {
   isEmailClaim,
   listContactLinks,
   type Contact,
+  type NewContactLink,
 } from '#db/contacts';
 import { listContactCommunications, type Channel, type Communication, type Direction, type MessageKind, type MessageStatus } from '#db/communications';
 import { preview } from '#db/conversations';
 import { getTransactionHead } from '#db/transactions';
 import { transactWrite, type TransactItem } from '#db/transact';
+import { outboxPut } from '#db/outbox';
 import type { Actor } from '#events/outbox';
 import { applyContactPatch, sameContactFields, type ContactPatch } from '#domain/contact-fields';
 import { Conflict, NotFound } from '#domain/errors';
 import { retryStale, StaleRead } from '#use-cases/optimistic';
+
+/**
+ * The writes that create `contact` (and with `link` its link to a deal, see `contactPuts`) with its
+ * `contact.created`, for the caller's transaction.
+ */
+export function contactCreateItems(actor: Actor, contact: Contact, link?: NewContactLink, now = new Date()): TransactItem[] {
+  const event = outboxPut(actor, 'contact.created', { contactId: contact.id, name: contact.name, type: contact.type, transactionId: link?.transactionId ?? null, role: link?.role ?? null }, now);
+  return [...contactPuts(actor.orgId, contact, link, now), event];
+}
 
 /** The email claim failed: another contact holds the address. */
 class EmailTaken extends Error {

@@ -16,6 +16,7 @@ import {
   addRecipient,
   createPackage,
   getPackageState,
+  recordView,
   revokeRecipient,
   updatePackage,
   type DisclosurePackage,
@@ -24,6 +25,7 @@ import {
 } from '#db/disclosures';
 import { Conflict, InvalidInput, NotFound } from '#domain/errors';
 import { isEmailAddress } from '#domain/email-addresses';
+import { outboxPut } from '#db/outbox';
 import type { Actor } from '#events/outbox';
 import { sendServiceEmail } from '#use-cases/service-mail';
 
@@ -241,4 +243,13 @@ export function activityView(state: PackageState, now: Date) {
     })),
     events: state.activity,
   };
+}
+
+/**
+ * Records that recipient `r` opened the package's page (counted and logged); the first view emits
+ * `disclosure.recipient_viewed` with it.
+ */
+export async function recordDisclosureView(orgId: string, pkg: DisclosurePackage, r: DisclosureRecipient, now: Date): Promise<void> {
+  const event = outboxPut({ orgId, userId: null }, 'disclosure.recipient_viewed', { packageId: pkg.id, recipientId: r.id, transactionId: pkg.transactionId, email: r.email }, now);
+  await recordView(orgId, pkg, r, now, [event]);
 }

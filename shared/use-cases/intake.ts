@@ -9,8 +9,9 @@ import { getTransactionHead, type Transaction } from '#db/transactions';
 import { createPageLink, newPageToken, pageLinkRevocationPut, type DealLinkKind, type PageTarget } from '#db/page-links';
 import { activityPut } from '#db/activity';
 import { transactWrite } from '#db/transact';
-import { listSubmissions } from '#db/form-submissions';
-import { formsForSide, type FormDefinition } from '#domain/intake-forms';
+import { insertSubmission, listSubmissions, type FormSubmission } from '#db/form-submissions';
+import { outboxPut } from '#db/outbox';
+import { formsForSide, type FormDefinition, type FormValues } from '#domain/intake-forms';
 import type { Actor } from '#events/outbox';
 
 /** Days a form link works. */
@@ -117,4 +118,14 @@ export async function revokeDealLinks(actor: Actor, transactionId: string, kind:
   const { put } = activityPut(actor.orgId, { transactionId, type: `${kind}_links_revoked`, summary: REVOKED_SUMMARY[kind], details: null, userId: actor.userId }, now);
   await transactWrite([pageLinkRevocationPut(actor.orgId, transactionId, kind, now), put]);
   return { transactionId, kind, revokedAt: now.toISOString() };
+}
+
+/**
+ * Stores a client's submission of `form` for the deal (values already validated) and emits
+ * `form.submission_received`, together.
+ */
+export async function recordSubmission(orgId: string, transactionId: string, form: FormDefinition, values: FormValues, now: Date): Promise<FormSubmission> {
+  return insertSubmission(orgId, transactionId, form, values, now, (s) => [
+    outboxPut({ orgId, userId: null }, 'form.submission_received', { submissionId: s.id, formDefinitionId: form.id, formPurpose: form.purpose, transactionId }, now),
+  ]);
 }

@@ -5,11 +5,11 @@
  * the deal is unchanged since it was read (a concurrent write makes it read and plan again). Then the deal's reminders
  * that follow a moved key date are rescheduled.
  */
-import { planKeyDateWrites, type KeyDateChange } from '#db/key-dates';
 import type { KeyDate } from '#db/key-date-items';
 import { getDeal, touchTransaction, type Deal } from '#db/transactions';
 import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transact';
 import type { Actor } from '#events/outbox';
+import { keyDateWrites, type KeyDateChange } from '#use-cases/key-date-writes';
 import { Conflict, InvalidInput, NotFound } from '#domain/errors';
 import { retryStale, StaleRead } from '#use-cases/optimistic';
 import { followKeyDates } from '#use-cases/reminder-schedule';
@@ -47,7 +47,7 @@ export async function upsertKeyDates(actor: Actor, transactionId: string, change
   return retryStale(async () => {
     const deal = await getDeal(actor.orgId, transactionId);
     extras.check?.(deal);
-    const { keyDates, items } = planKeyDateWrites(actor, deal, changes, now);
+    const { keyDates, items } = keyDateWrites(actor, deal, changes, now);
     const extra = extras.items?.(deal, keyDates) ?? [];
     await commit(actor, deal, items, now, extra, extras.onItemConditionFailed);
     await followKeyDates(actor.orgId, deal.reminders, keyDates, now);
@@ -71,7 +71,7 @@ export async function updateKeyDate(
     const deal = await getDeal(actor.orgId, transactionId);
     const prev = deal.keyDates.find((k) => k.keyDateType === keyDateType);
     if (!prev) throw new NotFound('Key date');
-    const { keyDates, items } = planKeyDateWrites(actor, deal, [{ ...change, keyDateType, dateValue: change.dateValue ?? prev.dateValue }], now);
+    const { keyDates, items } = keyDateWrites(actor, deal, [{ ...change, keyDateType, dateValue: change.dateValue ?? prev.dateValue }], now);
     await commit(actor, deal, items, now);
     await followKeyDates(actor.orgId, deal.reminders, keyDates, now);
     return keyDates[0];

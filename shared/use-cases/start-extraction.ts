@@ -4,7 +4,8 @@
  * `queued`, then the workflow is started. A job whose workflow cannot be started is failed at once
  * (`internal_error`), never left queued.
  */
-import { createJob, failJob, type ExtractionJob } from '#db/extraction-jobs';
+import { createJob, type ExtractionJob } from '#db/extraction-jobs';
+import { failJob } from '#use-cases/finish-extraction';
 import { getDocument } from '#db/documents';
 import { documentsBucket } from '#ports/blob-store';
 import { startExtractionWorkflow } from '#ports/workflow';

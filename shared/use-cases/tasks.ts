@@ -7,11 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { getDeal, touchTransaction } from '#db/transactions';
-import { newOpenTask, taskCreateItems, type Task } from '#db/task-items';
+import { newOpenTask, type Task } from '#db/task-items';
+import { taskCreateItems } from '#use-cases/task-created';
 import { assignTaskUpdate, commentDeletes, commentPuts, completeTaskUpdate, deleteTaskComments, findCommentRef, findTaskDeals, getTask, listComments, taskDeletes, type TaskComment } from '#db/tasks';
 import { isMember } from '#db/orgs';
 import { transactWrite } from '#db/transact';
-import { outboxPut, type Actor } from '#events/outbox';
+import { outboxPut } from '#db/outbox';
+import type { Actor } from '#events/outbox';
 import { daysBetween } from '#domain/calendar';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '#domain/errors';
 import { retryStale, StaleRead } from '#use-cases/optimistic';

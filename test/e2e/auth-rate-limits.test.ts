@@ -5,7 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, RATE_LIMITS } from '#db/api-keys';
-import { createTransaction, type Transaction } from '#db/transactions';
+import { type Transaction } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
 import { setClock } from '#ports/clock';
 import { startTestApi, type ApiResponse, type TestApi, type TestOrg } from '../support/http-client.ts';
 

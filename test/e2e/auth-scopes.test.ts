@@ -3,7 +3,8 @@
  * `GET /api/v1/catalog` reports per operation whether the calling key can call it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTransaction, type Transaction } from '#db/transactions';
+import { type Transaction } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
 import { isImplemented } from '#api/operation';
 import { loadOperations } from '#lib/registry';
 

@@ -4,9 +4,11 @@
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
-import { createTransaction, type Transaction } from '#db/transactions';
+import { type Transaction } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
 import { setClock } from '#ports/clock';
 import type { EventEnvelope } from '#events/outbox';
+import type { EventType } from '#events/catalog';
 import type { TestApi, TestOrg } from '../support/http-client.ts';
 
 /** A deal of `org` at `street` (Austin, TX 78704), status `Prospect` unless given. */
@@ -19,8 +21,8 @@ export function createDeal(org: TestOrg, street: string, opts: { status?: string
   );
 }
 
-/** Every outbox event of the organization, oldest first (optionally of one type). */
-export async function outboxEvents(orgId: string, eventType?: string): Promise<EventEnvelope[]> {
+/** Every outbox event of the organization, oldest first (optionally of one type, then typed by it). */
+export async function outboxEvents<T extends EventType = EventType>(orgId: string, eventType?: T): Promise<EventEnvelope<T>[]> {
   const items: Record<string, any>[] = [];
   let ExclusiveStartKey: Record<string, any> | undefined;
   do {
@@ -36,14 +38,14 @@ export async function outboxEvents(orgId: string, eventType?: string): Promise<E
     ExclusiveStartKey = out.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return items
-    .map((i) => i.envelope as EventEnvelope)
+    .map((i) => i.envelope as EventEnvelope<T>)
     .filter((e) => !eventType || e.eventType === eventType)
     .sort((a, b) => a.timestamp.localeCompare(b.timestamp));
 }
 
 /** Events of one type about one transaction. */
-export async function eventsFor(orgId: string, eventType: string, transactionId: string): Promise<EventEnvelope[]> {
-  return (await outboxEvents(orgId, eventType)).filter((e) => e.data.transactionId === transactionId);
+export async function eventsFor<T extends EventType>(orgId: string, eventType: T, transactionId: string): Promise<EventEnvelope<T>[]> {
+  return (await outboxEvents(orgId, eventType)).filter((e) => (e.data as { transactionId?: string | null }).transactionId === transactionId);
 }
 
 /**

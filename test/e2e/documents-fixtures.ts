@@ -12,7 +12,7 @@ import { registerLocalWorkflowRunner, type ExtractionWorkflowInput } from '#port
 import { computeKeyDates } from '#domain/extraction/key-dates';
 import type { ContractFieldName, ContractFields, ExtractedField, ExtractionResult } from '#domain/extraction/types';
 import { CONTRACT_FIELD_KINDS } from '#domain/apply-extraction';
-import { completeJob } from '#db/extraction-jobs';
+import { completeJob } from '#use-cases/finish-extraction';
 import { startTestApi, type TestApi, type TestOrg } from '../support/http-client.ts';
 
 /** The local S3 of a test file, with the workflow starts it saw. */

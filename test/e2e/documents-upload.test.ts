@@ -12,7 +12,8 @@ import { extractionResult, pdfBytes, startDocumentsHarness, waitFor, type Docume
 import { headObject, presignPut, putObject } from '#ports/blob-store';
 import { handler as documentUploaded } from '#functions/document-uploaded/handler';
 import type { S3Event } from 'aws-lambda';
-import { completeJob, markJobRunning } from '#db/extraction-jobs';
+import { markJobRunning } from '#db/extraction-jobs';
+import { completeJob } from '#use-cases/finish-extraction';
 import { MAX_DOCUMENT_BYTES } from '#domain/documents';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';

@@ -4,7 +4,8 @@
  * `not_implemented` for planned operations — all in `{ error: { code, message } }`.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTransaction, type Transaction } from '#db/transactions';
+import { type Transaction } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
 import { startTestApi, type ApiResponse, type TestApi, type TestOrg } from '../support/http-client.ts';
 import { captureTelemetry } from '../support/telemetry.ts';
 

@@ -3,7 +3,8 @@
  * naming each bad field; int32 parameters accept an integer or a string of digits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTransaction, type Transaction } from '#db/transactions';
+import { type Transaction } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
 import { startTestApi, type ApiResponse, type TestApi, type TestOrg } from '../support/http-client.ts';
 
 let t: TestApi;

@@ -10,9 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { addUser, createOrganization } from '#db/orgs';
 import { createPartner, createPartnerKey } from '#db/partners';
-import { createTransaction } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
 import { addRecipient } from '#db/disclosures';
-import { recordSubmission } from '#db/form-submissions';
+import { recordSubmission } from '#use-cases/intake';
 import { SYSTEM_FORMS } from '#domain/intake-forms';
 import type { ModuleOperation } from '#lib/registry';
 import { schemasOf } from '#api/operation';
@@ -20,7 +20,8 @@ import type { TestApi, TestOrg } from '../support/http-client.ts';
 import type { Credentials, ValidRequest } from '../support/fuzz-request.ts';
 import { extractionResult, pdfBytes, TREC_VALUES, uploadAndComplete, waitFor } from './documents-fixtures.ts';
 import { proposeFromExtraction } from '#use-cases/proposals';
-import { completeJob, createJob } from '#db/extraction-jobs';
+import { createJob } from '#db/extraction-jobs';
+import { completeJob } from '#use-cases/finish-extraction';
 
 /** Webhook target on loopback (LOCAL_MODE allows plain http there); nothing listens, nothing is delivered here. */
 export const HOOK_URL = 'http://127.0.0.1:9/hook';

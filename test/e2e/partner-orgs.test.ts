@@ -10,7 +10,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { createOrganization } from '#db/orgs';
 import { createPartner, createPartnerKey } from '#db/partners';
-import { createTransaction } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
 import { writeRuntimeFile } from '#lib/local/runtime-file';
 import { storedMail } from '#lib/local/smtp-sink';
 import { runCli } from '../support/cli.ts';

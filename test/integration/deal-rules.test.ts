@@ -2,7 +2,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestTable } from '../support/test-table.ts';
 import { createOrganization } from '#db/orgs';
-import { createTransaction, getDeal, getTransactionHead, updateNotes } from '#db/transactions';
+import { getDeal, getTransactionHead, updateNotes } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
 import { changeTransactionStatus } from '#use-cases/change-transaction-status';
 import { upsertKeyDates, updateKeyDate } from '#use-cases/key-dates';
 import { createTask } from '#use-cases/tasks';

@@ -10,7 +10,8 @@ import { useTestTable } from '../support/test-table.ts';
 import { createOrganization } from '#db/orgs';
 import { db, tableName } from '#db/client';
 import { createDocument, getDocument, type DocumentRecord } from '#db/documents';
-import { completeJob, createJob, failJob, fitResult, getJob, markJobRunning } from '#db/extraction-jobs';
+import { createJob, fitResult, getJob, markJobRunning } from '#db/extraction-jobs';
+import { completeJob, failJob } from '#use-cases/finish-extraction';
 import { Conflict, NotFound } from '#domain/errors';
 import type { EventEnvelope } from '#events/outbox';
 import { extractionResult } from '../e2e/documents-fixtures.ts';
@@ -24,9 +25,9 @@ beforeAll(async () => {
   orgId = (await createOrganization({ name: 'Jobs Realty', ownerEmail: 'owner@jobs.test' })).orgId;
 });
 
-async function events(jobId: string): Promise<EventEnvelope[]> {
+async function events(jobId: string): Promise<EventEnvelope<'extraction.completed'>[]> {
   const out = await db().send(new ScanCommand({ TableName: tableName(), FilterExpression: 'entity = :e', ExpressionAttributeValues: { ':e': 'OutboxEvent' }, ConsistentRead: true }));
-  return (out.Items ?? []).map((i) => i.envelope as EventEnvelope).filter((e) => e.eventType === 'extraction.completed' && e.data.jobId === jobId);
+  return (out.Items ?? []).map((i) => i.envelope as EventEnvelope<'extraction.completed'>).filter((e) => e.eventType === 'extraction.completed' && e.data.jobId === jobId);
 }
 
 async function newDocument(overrides: Partial<DocumentRecord> = {}): Promise<DocumentRecord> {

@@ -51,6 +51,7 @@ const jobs = vi.hoisted(() => ({
   getJob: vi.fn(),
 }));
 vi.mock('#db/extraction-jobs', () => jobs);
+vi.mock('#use-cases/finish-extraction', () => jobs);
 // Proposals from a later document of a deal read the job and the deal (tested in test/e2e/proposals-*.test.ts).
 const proposals = vi.hoisted(() => ({ proposeFromExtraction: vi.fn(async (..._args: unknown[]) => null) }));
 vi.mock('#use-cases/proposals', () => proposals);

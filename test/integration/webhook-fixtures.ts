@@ -15,7 +15,7 @@ export async function newOrgId(): Promise<string> {
 
 /** A delivery message for one subscription; `payload` is the JSON envelope, as fan-out builds it. */
 export function deliveryMessage(orgId: string, subscriptionId: string, eventType: EventType = 'task.created', over: Partial<DeliveryMessage> = {}): DeliveryMessage {
-  const envelope: EventEnvelope = { eventType, eventId: randomUUID(), timestamp: new Date().toISOString(), organizationId: orgId, userId: null, data: { taskId: randomUUID() } };
+  const envelope = { eventType, eventId: randomUUID(), timestamp: new Date().toISOString(), organizationId: orgId, userId: null, data: { taskId: randomUUID() } } as EventEnvelope;
   return { orgId, subscriptionId, eventId: envelope.eventId, eventType, payload: JSON.stringify(envelope), ...over };
 }
 

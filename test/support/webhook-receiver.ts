@@ -26,7 +26,7 @@ import { randomUUID } from 'node:crypto';
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { createOrganization } from '#db/orgs';
-import { createTransaction } from '#db/transactions';
+import { createTransaction } from '#use-cases/create-transaction';
 import { verifyWebhookSignature } from '#events/signing';
 
 export type Outcome = 'ok' | 'fail' | 'timeout';

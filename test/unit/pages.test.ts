@@ -11,7 +11,7 @@ import { findForm, formsForSide, SYSTEM_FORMS, validateSubmission } from '#domai
 import { notificationFor } from '#domain/notifications';
 import { EVENT_TYPES } from '#events/catalog';
 import type { WebhookSubscription } from '#db/webhooks';
-import { recipients } from '#functions/webhook-fanout/handler';
+import { recipients } from '#use-cases/fan-out';
 import type { EventEnvelope } from '#events/outbox';
 import { snsPush } from '#ports/push/aws';
 import { CSP, esc, html, notFound, page } from '#functions/public-links/pages/html';
@@ -40,7 +40,7 @@ describe('intake form validation', () => {
 });
 
 describe('notifications from events', () => {
-  const e = (eventType: EventEnvelope['eventType'], data: Record<string, unknown>, userId: string | null = null): EventEnvelope => ({ eventType, eventId: 'e1', timestamp: '2026-11-23T12:00:00.000Z', organizationId: 'o', userId, data });
+  const e = (eventType: EventEnvelope['eventType'], data: Record<string, unknown>, userId: string | null = null): EventEnvelope => ({ eventType, eventId: 'e1', timestamp: '2026-11-23T12:00:00.000Z', organizationId: 'o', userId, data }) as EventEnvelope;
   it('a submission and a first view notify everyone; an assigned task only its assignee, not when self-assigned', () => {
     expect(notificationFor(e('form.submission_received', { formPurpose: 'buyer_intake', transactionId: 't' }))).toMatchObject({ to: 'all', body: 'A client submitted the buyer intake form.', transactionId: 't' });
     expect(notificationFor(e('disclosure.recipient_viewed', { email: 'pat@example.com' }))?.body).toBe('pat@example.com opened the disclosure package.');

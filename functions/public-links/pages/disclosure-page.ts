@@ -9,7 +9,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { findPageLink } from '#db/page-links';
 import { findDocument, type DocumentRecord } from '#db/documents';
-import { getPackageState, recordAcknowledgement, recordDownload, recordView, type PackageState } from '#db/disclosures';
+import { getPackageState, recordAcknowledgement, recordDownload, type PackageState } from '#db/disclosures';
+import { recordDisclosureView } from '#use-cases/disclosures';
 import { getOrganization } from '#db/orgs';
 import { presignGet } from '#ports/blob-store';
 import { formFields, html, longDate, notFound, page, seeOther } from './html.ts';
@@ -50,7 +51,7 @@ export async function disclosurePage(event: APIGatewayProxyEventV2, token: strin
     }
     return render(found, now);
   }
-  await recordView(link.orgId, pkg, recipient, now);
+  await recordDisclosureView(link.orgId, pkg, recipient, now);
   return render(found, now);
 }
 

@@ -7,7 +7,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { findPageLink } from '#db/page-links';
 import { getTransactionHead } from '#db/transactions';
-import { recordSubmission } from '#db/form-submissions';
+import { recordSubmission } from '#use-cases/intake';
 import { findForm, validateSubmission, type FormDefinition, type FormField, type FormValues } from '#domain/intake-forms';
 import { formFields, html, notFound, page, type Html } from './html.ts';
 

@@ -3,7 +3,7 @@
  * (shared/domain/notifications.ts) is made from it in fan-out; webhooks never deliver it (shared/events/catalog.ts).
  */
 import type { Communication } from '#db/communications';
-import { outboxPut } from '#events/outbox';
+import { outboxPut } from '#db/outbox';
 
 /** The outbox `Put` for the reply `m` of organization `orgId`, written in the transaction that stores `m`. */
 export function replyReceivedPut(orgId: string, m: Communication, receivedAt: Date) {
