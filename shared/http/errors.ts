@@ -38,9 +38,9 @@ export class UnauthorizedError extends ApiError {
   }
 }
 
-/** 403 `insufficient_scope`: the credential lacks the operation's scope. */
+/** 403 `insufficient_scope`: the credential lacks the operation's scope (`required`, e.g. `actions`). */
 export class InsufficientScopeError extends ApiError {
-  constructor(required: string) {
+  constructor(readonly required: string) {
     super(403, 'insufficient_scope', `This operation needs the '${required}' scope.`);
   }
 }
@@ -59,7 +59,7 @@ export class RateLimitedError extends ApiError {
   }
 }
 
-/** 501 for an operation of the spec that is not built yet (README coverage table). */
+/** 501 for an operation of the spec that is not built yet (docs/coverage.md). */
 export class NotImplementedError extends ApiError {
   constructor(operationId: string, planned: string) {
     super(501, 'not_implemented', `Operation '${operationId}' is not implemented yet (${planned}).`);

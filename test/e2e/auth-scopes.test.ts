@@ -31,6 +31,8 @@ function expectScopeError(r: ApiResponse, scope: string) {
   expect(Object.keys(r.body.error).sort()).toEqual(['code', 'message']);
   expect(r.body.error.code).toBe('insufficient_scope');
   expect(r.body.error.message).toContain(scope);
+  // RFC 6750 §3: the challenge names the scope to ask for.
+  expect(r.headers.get('www-authenticate')).toMatch(new RegExp(`^Bearer error="insufficient_scope", scope="${scope}", resource_metadata="`));
 }
 
 describe('403 insufficient_scope', () => {

@@ -187,7 +187,7 @@ describe('code exchange and the access token', () => {
     const refused = await api('/api/v1/webhooks', readOnly, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(hook) });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('insufficient_scope');
-    expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", resource_metadata="${base}/.well-known/oauth-protected-resource"`);
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="actions", resource_metadata="${base}/.well-known/oauth-protected-resource"`);
   });
 
   it('the user picks the organization when the email belongs to several', async () => {

@@ -41,10 +41,13 @@ export const resourceMetadataUrl = (origin: string) => `${origin}/.well-known/oa
 /** A compact JWS: three base64url segments. */
 const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
 
-/** The 401 or 403 with its RFC 6750 §3 / RFC 9728 §5.1 challenge. */
+/**
+ * The 401 or 403 with its RFC 6750 §3 / RFC 9728 §5.1 challenge; a 403 names the scope the operation needs
+ * (RFC 6750 §3 `scope`), so a client can ask for it.
+ */
 function withChallenge(err: ApiError, origin: string): ApiError {
   const params = [`resource_metadata="${resourceMetadataUrl(origin)}"`];
-  if (err.statusCode === 403) params.unshift('error="insufficient_scope"');
+  if (err instanceof InsufficientScopeError) params.unshift('error="insufficient_scope"', `scope="${err.required}"`);
   else if (err.message !== 'Missing bearer credential.') params.unshift('error="invalid_token"');
   return new ApiError(err.statusCode, err.code, err.message, { ...err.headers, 'WWW-Authenticate': `Bearer ${params.join(', ')}` });
 }
