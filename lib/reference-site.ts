@@ -16,14 +16,15 @@ import { Construct } from 'constructs';
 import type { RegisteredOperation } from '#api/operation';
 import { buildOpenApi } from '#lib/openapi/document';
 import { referencePage, rendererPath, RENDERER_FILE } from '#lib/openapi/reference-page';
+import { landingDocument, LANDING_PATHS } from '#lib/openapi/landing';
 
 export interface ReferenceSiteProps {
   httpApi: apigwv2.HttpApi;
   operations: readonly RegisteredOperation[];
 }
 
-/** The routes the construct adds (all GET). */
-export const REFERENCE_ROUTES = ['/docs', `/docs/${RENDERER_FILE}`, '/openapi.json'] as const;
+/** The routes the construct adds (all GET): the reference, its renderer, the document, and the landing (lib/openapi/landing.ts). */
+export const REFERENCE_ROUTES = ['/docs', `/docs/${RENDERER_FILE}`, '/openapi.json', ...LANDING_PATHS] as const;
 
 /** The function's handler: the three files, read once, by route. */
 const HANDLER = `import { readFileSync } from 'node:fs';
@@ -31,6 +32,8 @@ const files = {
   'GET /docs': ['reference.html', 'text/html; charset=utf-8'],
   'GET /docs/${RENDERER_FILE}': ['${RENDERER_FILE}', 'text/javascript; charset=utf-8'],
   'GET /openapi.json': ['openapi.json', 'application/json'],
+  'GET /': ['landing.json', 'application/json'],
+  'GET /api/v1': ['landing.json', 'application/json'],
 };
 const cache = new Map();
 export const handler = async (event) => {
@@ -47,6 +50,7 @@ function stage(operations: readonly RegisteredOperation[]): string {
   const doc = buildOpenApi(operations, '/');
   writeFileSync(path.join(dir, 'index.mjs'), HANDLER);
   writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc));
+  writeFileSync(path.join(dir, 'landing.json'), JSON.stringify(landingDocument({ mcp: false })));
   writeFileSync(path.join(dir, 'reference.html'), referencePage({ specUrl: '/openapi.json', rendererUrl: `/docs/${RENDERER_FILE}`, title: doc.info.title }));
   copyFileSync(rendererPath(), path.join(dir, RENDERER_FILE));
   return dir;

@@ -9,6 +9,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { loadOperations } from '#lib/registry';
 import { buildOpenApi } from '#lib/openapi/document';
 import { referencePage, rendererPath, RENDERER_FILE } from '#lib/openapi/reference-page';
+import { landingDocument, LANDING_PATHS } from '#lib/openapi/landing';
 import { mcpHandler, MCP_PATH } from '#lib/mcp/server';
 import { localApiHandlers } from '#lib/local/group-handlers';
 import { invokeLocally } from '#lib/local/invoke';
@@ -46,6 +47,7 @@ const ok = (contentType: string, body: string): APIGatewayProxyStructuredResultV
  */
 export async function serveSelfDescription(req: IncomingMessage, pathname: string, body: Buffer, baseUrl: string): Promise<APIGatewayProxyStructuredResultV2 | undefined> {
   const method = (req.method ?? 'GET').toUpperCase();
+  if (method === 'GET' && (LANDING_PATHS as readonly string[]).includes(pathname)) return ok('application/json', JSON.stringify(landingDocument({ mcp: true })));
   if (method === 'GET' && pathname === '/openapi.json') return ok('application/json', (await served(baseUrl)).openapi);
   if (method === 'GET' && (pathname === '/docs' || pathname === '/docs/')) return ok('text/html; charset=utf-8', referencePage({ specUrl: '/openapi.json', rendererUrl: `/docs/${RENDERER_FILE}`, title: 'Transaction-Coordination Service API' }));
   if (method === 'GET' && pathname === `/docs/${RENDERER_FILE}`) return ok('text/javascript; charset=utf-8', readFileSync(rendererPath(), 'utf8'));

@@ -56,6 +56,12 @@ describe('the synthesized assembly', () => {
     expect(reply.bodyText.trim()).toBe('Thanks, noted.');
   }, 60_000);
 
+  it('answers GET / with the landing links (no MCP endpoint deployed yet) and serves the reference page', async () => {
+    const landing = (await (await fetch(`${rt.baseUrl}/`)).json()) as { links: Record<string, string> };
+    expect(landing.links).toEqual({ docs: '/docs', openapi: '/openapi.json', health: '/api/v1/health' });
+    expect((await fetch(`${rt.baseUrl}${landing.links.docs}`)).status).toBe(200);
+  });
+
   it('stores an intake form posted to its public page', async () => {
     const links = await api.call('GET', `/api/v1/transactions/${dealId}/form-links`, { key: org.keys.read });
     expect(links.status, links.text).toBe(200);

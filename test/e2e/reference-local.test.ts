@@ -9,6 +9,19 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('self-description on the local server', () => {
+  it('GET / and GET /api/v1 answer with links to the reference, the document, the health check and MCP', async () => {
+    for (const path of ['/', '/api/v1']) {
+      const res = await fetch(`${t.baseUrl}${path}`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { links: Record<string, string> };
+      expect(body.links).toEqual({ docs: '/docs', openapi: '/openapi.json', health: '/api/v1/health', mcp: '/mcp' });
+      expect((await fetch(`${t.baseUrl}${body.links.docs}`)).status).toBe(200);
+      expect((await fetch(`${t.baseUrl}${body.links.openapi}`)).status).toBe(200);
+    }
+    // Only the exact paths: a typo under /api/v1 is still the envelope's 404.
+    expect((await fetch(`${t.baseUrl}/api/v1/`)).status).toBe(404);
+  });
+
   it('GET /openapi.json is the registry\'s document, its server the local base URL', async () => {
     const res = await fetch(`${t.baseUrl}/openapi.json`);
     expect(res.status).toBe(200);
