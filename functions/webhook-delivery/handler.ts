@@ -20,7 +20,7 @@ import { getWebhook, recordWebhookFailure, recordWebhookSuccess, wantsEvent } fr
 import { recordAttempt, type DeliveryAttempt, type DeliveryMessage } from '#db/webhook-deliveries';
 import { signWebhookBody } from '#events/signing';
 import { postWebhook } from '#events/webhook-transport';
-import { maxAttempts, retryDelaySeconds } from '#events/retry-schedule';
+import { retryDelaySeconds } from '#events/retry-schedule';
 import { NotFound } from '#domain/errors';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
 import { logger, metricSet, observedHandler, type MetricNameOf } from '#observability/powertools';
@@ -58,13 +58,8 @@ const count = (name: MetricNameOf<typeof DELIVERY_METRICS>): void => {
 /** Delivers one message and counts its outcome. @returns true when SQS should redeliver it later */
 export async function deliver(record: SQSRecord, now = () => new Date()): Promise<boolean> {
   const m = JSON.parse(record.body) as DeliveryMessage;
-  const attempt = (m.priorAttempts ?? 0) + Number(record.attributes.ApproximateReceiveCount ?? 1);
-  if (attempt > maxAttempts()) {
-    // Re-enqueued after a local restart with its attempts spent: let the redrive policy dead-letter it.
-    await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: webhookQueueUrl(), ReceiptHandle: record.receiptHandle, VisibilityTimeout: 0 }));
-    count('DeliveriesDropped');
-    return true;
-  }
+  // SQS's receive count is the attempt number: the redrive policy dead-letters the message after the last one.
+  const attempt = Number(record.attributes.ApproximateReceiveCount ?? 1);
   const base = { subscriptionId: m.subscriptionId, eventId: m.eventId, eventType: m.eventType, attempt };
   let sub;
   try {

@@ -2,7 +2,8 @@
  * Local restart recovery: local-aws-sqs keeps messages in memory, so on start the runtime sends again every
  * message of the previous run's send journal (lib/local/sqs-journal.ts) whose delivery is still pending in the
  * table (the delivery item is read by key). A retry already scheduled keeps its time (SQS `DelaySeconds`, at
- * most 15 min). In AWS, SQS is durable and none of this runs.
+ * most 15 min), and the message is marked received as often as attempts were made, so the worker's attempt number
+ * (SQS's receive count) continues where it stopped. In AWS, SQS is durable and none of this runs.
  */
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { getDeliveryState, type DeliveryMessage } from '#db/webhook-deliveries';
@@ -11,26 +12,28 @@ import { clearJournal, readJournal } from '#lib/local/sqs-journal';
 
 /**
  * @param journalFile the delivery queue's send journal
+ * @param setReceiveCount marks a re-sent message as received that many times (lib/local/sqs-local.ts)
  * @param now epoch milliseconds
  * @returns how many deliveries were re-enqueued
  */
-export async function requeuePendingDeliveries(journalFile: string, now = Date.now()): Promise<number> {
+export async function requeuePendingDeliveries(journalFile: string, setReceiveCount: (messageId: string, count: number) => boolean, now = Date.now()): Promise<number> {
   const latest = new Map<string, DeliveryMessage>();
   for (const body of readJournal(journalFile)) {
     const m = parseMessage(body);
     if (m) latest.set(`${m.subscriptionId}|${m.eventId}`, m);
   }
-  const pending: { m: DeliveryMessage; delay: number }[] = [];
+  const pending: { m: DeliveryMessage; delay: number; attempts: number }[] = [];
   for (const m of latest.values()) {
     const state = await getDeliveryState(m.orgId, m.subscriptionId, m.eventId);
     if (state?.status !== 'pending') continue;
-    pending.push({ m: { ...m, priorAttempts: state.attemptCount }, delay: delayUntil(state.nextRetryAt, now) });
+    pending.push({ m, delay: delayUntil(state.nextRetryAt, now), attempts: state.attemptCount });
   }
   // Sending journals the messages again, so the journal ends up holding exactly what is still pending.
   clearJournal(journalFile);
   for (let i = 0; i < pending.length; i += 10) {
     const chunk = pending.slice(i, i + 10);
-    await sqs().send(new SendMessageBatchCommand({ QueueUrl: webhookQueueUrl(), Entries: chunk.map(({ m, delay }, j) => ({ Id: String(j), MessageBody: JSON.stringify(m), DelaySeconds: delay })) }));
+    const sent = await sqs().send(new SendMessageBatchCommand({ QueueUrl: webhookQueueUrl(), Entries: chunk.map(({ m, delay }, j) => ({ Id: String(j), MessageBody: JSON.stringify(m), DelaySeconds: delay })) }));
+    for (const ok of sent.Successful ?? []) setReceiveCount(ok.MessageId!, chunk[Number(ok.Id)]!.attempts);
   }
   return pending.length;
 }

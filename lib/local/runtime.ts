@@ -87,7 +87,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
   resetSqsClient();
   resetBlobStore();
   const extraction = startLocalExtractionRunner();
-  const requeued = await requeuePendingDeliveries(deliveryJournal);
+  const requeued = await requeuePendingDeliveries(deliveryJournal, sqs.setReceiveCount);
   const streams: StreamPoller = startStreamPoller({
     endpoint: dynamoEndpoint,
     tableName: opts.tableName,

@@ -34,6 +34,11 @@ export interface LocalSqs {
   dlqArn: string;
   /** The queue's `maxReceiveCount` (= `maxAttempts()` when started). */
   maxReceiveCount: number;
+  /**
+   * Sets a message of `webhook-deliveries` as received `count` times (a re-enqueued delivery resumes its attempt
+   * numbering, as the message SQS kept would have). @returns false when the queue holds no such message
+   */
+  setReceiveCount(messageId: string, count: number): boolean;
   /** Closes the HTTP server (open connections included). Messages are discarded. */
   stop(): Promise<void>;
 }
@@ -90,10 +95,15 @@ export async function startLocalSqs(opts: { port?: number; region?: string; jour
       )
     ).QueueUrl!;
     const queueArn = await arnOf(queueUrl);
-    for (const q of service.Queues) keepReceiveCountOnVisibilityChange(q as unknown as EngineQueue);
+    const attributesOf = new Map(service.Queues.map((q) => [q.QueueName, keepReceiveCountOnVisibilityChange(q as unknown as EngineQueue)]));
     const main = service.Queues.find((q) => q.QueueName === WEBHOOK_QUEUE_NAME);
     if (opts.journalFile && main) journalSends(main as unknown as JournaledQueue, opts.journalFile);
-    return { endpoint, queueUrl, dlqUrl, queueArn, dlqArn, maxReceiveCount, stop };
+    const setReceiveCount = (messageId: string, count: number): boolean => {
+      const attrs = attributesOf.get(WEBHOOK_QUEUE_NAME)?.(messageId);
+      if (attrs) attrs.ApproximateReceiveCount = String(count);
+      return Boolean(attrs);
+    };
+    return { endpoint, queueUrl, dlqUrl, queueArn, dlqArn, maxReceiveCount, setReceiveCount, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -127,7 +137,7 @@ function messageIdOf(receiptHandle: string): string | undefined {
  * receives only. This wraps one queue instance: it indexes messages as they are created and restores
  * the count (and first-receive timestamp) right after each visibility change.
  */
-export function keepReceiveCountOnVisibilityChange(queue: EngineQueue): void {
+export function keepReceiveCountOnVisibilityChange(queue: EngineQueue): (messageId: string) => Record<string, string> | undefined {
   const entries = new Map<string, WeakRef<EngineEntry>>();
   const newRecord = queue.newRecord;
   queue.newRecord = (msg, delay) => {
@@ -148,4 +158,5 @@ export function keepReceiveCountOnVisibilityChange(queue: EngineQueue): void {
     }
     return changed;
   };
+  return (messageId) => entries.get(messageId)?.deref()?.record.attributes;
 }

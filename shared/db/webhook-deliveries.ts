@@ -24,8 +24,6 @@ export interface DeliveryMessage {
   eventType: string;
   /** The JSON body, exactly as signed and sent on every attempt. */
   payload: string;
-  /** Attempts made before this message was (re-)enqueued; the attempt number adds SQS's receive count. */
-  priorAttempts?: number;
 }
 
 export interface DeliveryAttempt {

@@ -141,15 +141,6 @@ describe('failed delivery and retries', () => {
     expect(attempt).toMatchObject({ attempt: maxAttempts(), ok: false, statusCode: 503, outcome: 'failed', nextRetryAt: null });
   });
 
-  it('a message whose attempts are spent (re-enqueued) is not sent again', async () => {
-    const sub = await subscribe();
-    const record = sqsRecord(deliveryMessage(orgId, sub.id, 'task.created', { priorAttempts: maxAttempts() }), 1);
-    const out = await handler({ Records: [record] });
-    expect(out.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
-    expect(visibilityTimeouts()).toEqual([0]);
-    expect(rx.received).toHaveLength(0);
-  });
-
   it('a stored custom header Node cannot send is a recorded, retried failure, not a crash', async () => {
     const sub = await subscribe({ headers: { 'bad name': 'x' } });
     const record = sqsRecord(deliveryMessage(orgId, sub.id), 1);
