@@ -12,10 +12,15 @@
  *                     [--smtp-host HOST --smtp-port 587 --smtp-user USER --secret tcs/mail/…]
  *   mail-account list --org ORG_ID [--user USER_ID]
  *   partner create --name NAME
- *   partner key-create --partner PARTNER_ID --name NAME [--permissions read,actions]   (the rsk_ value is shown once)
- *   partner key-revoke --partner PARTNER_ID --key-id KEY_ID
- *   partner key-usage --partner PARTNER_ID --key-id KEY_ID --usage-key VALUE   (the partner stage's API Gateway API key
- *                     in its usage plan, which the stage's authorizer returns as usageIdentifierKey)
+ *   partner key-create --partner PARTNER_ID --name NAME [--permissions read,actions] [PLAN]   (the rsk_ value is shown
+ *                     once; with PLAN also its API Gateway API key and usage-plan key on the partner stage)
+ *   partner key-revoke --partner PARTNER_ID --key-id KEY_ID [PLAN]   (with PLAN also deletes its API key)
+ *   partner key-usage  --partner PARTNER_ID --key-id KEY_ID PLAN [--start YYYY-MM-DD] [--end YYYY-MM-DD]   (GetUsage;
+ *                     default the last 7 days)
+ *   partner key-usage  --partner PARTNER_ID --key-id KEY_ID --usage-key VALUE   (records an API key made by hand in
+ *                     the usage plan as the key's usage key, for keys made before key-create made them)
+ *     PLAN: --usage-plan-id ID, or --stack NAME (or env STACK) whose output PartnerUsagePlanId names it
+ *     (bin/admin-partner-keys.ts)
  *   oauth disconnect --user USER_ID --client CLIENT_ID   (revokes every token of that user and application)
  *   oauth backfill-sign-in   (once, after upgrading a table from before OAuth: members get their sign-in email entry)
  *
@@ -25,6 +30,7 @@ import { parseArgs } from 'node:util';
 import type { Scope } from '#api/types';
 import { connectLocalTable } from '#lib/local/runtime-file';
 import { addMailAccount, listOrgMailAccounts, MAIL_ACCOUNT_OPTIONS } from './admin-mail-accounts.ts';
+import { createPartnerKeyWithStage, PARTNER_KEY_OPTIONS, partnerKeyUsage, revokePartnerKeyWithStage } from './admin-partner-keys.ts';
 
 const USAGE = `usage:
   npm run admin -- org create --name NAME --owner-email EMAIL [--owner-first-name F] [--owner-last-name L] [--timezone ZONE]
@@ -36,8 +42,9 @@ const USAGE = `usage:
                    [--smtp-host HOST --smtp-port 587 --smtp-user USER --secret tcs/mail/NAME]
   npm run admin -- mail-account list --org ORG_ID [--user USER_ID]
   npm run admin -- partner create --name NAME
-  npm run admin -- partner key-create --partner PARTNER_ID --name NAME [--permissions read,actions]
-  npm run admin -- partner key-revoke --partner PARTNER_ID --key-id KEY_ID
+  npm run admin -- partner key-create --partner PARTNER_ID --name NAME [--permissions read,actions] [--usage-plan-id ID | --stack NAME]
+  npm run admin -- partner key-revoke --partner PARTNER_ID --key-id KEY_ID [--usage-plan-id ID | --stack NAME]
+  npm run admin -- partner key-usage --partner PARTNER_ID --key-id KEY_ID (--usage-plan-id ID | --stack NAME) [--start YYYY-MM-DD] [--end YYYY-MM-DD]
   npm run admin -- partner key-usage --partner PARTNER_ID --key-id KEY_ID --usage-key VALUE
   npm run admin -- oauth disconnect --user USER_ID --client CLIENT_ID
   npm run admin -- oauth backfill-sign-in`;
@@ -87,6 +94,7 @@ async function run(argv: string[]): Promise<unknown> {
       'usage-key': { type: 'string' },
       timezone: { type: 'string' },
       ...MAIL_ACCOUNT_OPTIONS,
+      ...PARTNER_KEY_OPTIONS,
     },
   });
   const [noun, verb] = positionals;
@@ -137,23 +145,38 @@ async function run(argv: string[]): Promise<unknown> {
     if (verb === 'create') return partners.createPartner(need('name'));
     const partnerId = need('partner');
     if (!(await partners.getPartner(partnerId))) throw Object.assign(new Error(`partner ${partnerId} not found`), { exitCode: 2 });
+    const store = { createPartnerKey: partners.createPartnerKey, setPartnerUsageKey: partners.setPartnerUsageKey, revokeApiKey: keys.revokeApiKey };
+    const { APIGatewayClient } = await import('@aws-sdk/client-api-gateway');
+    let apigw: InstanceType<typeof APIGatewayClient> | undefined;
+    const apigwClient = () => (apigw ??= new APIGatewayClient({}));
+    const usagePlanId = async () => {
+      const { CloudFormationClient } = await import('@aws-sdk/client-cloudformation');
+      const { resolveUsagePlanId } = await import('./partner-stage-keys.ts');
+      return resolveUsagePlanId(new CloudFormationClient({}), { usagePlanId: values['usage-plan-id'], stackName: values.stack ?? process.env.STACK });
+    };
     if (verb === 'key-create') {
       const permissions = (values.permissions ?? 'read,actions').split(',').map((s) => s.trim()).filter(Boolean);
       const bad = permissions.filter((p) => !partners.PARTNER_PERMISSIONS.includes(p as Scope));
       if (bad.length || !permissions.length) throw new UsageError(`--permissions must be a comma list of ${partners.PARTNER_PERMISSIONS.join(', ')}`);
-      const created = await partners.createPartnerKey(partnerId, need('name'), permissions as Scope[]);
-      if (values['usage-key']) await partners.setPartnerUsageKey(partnerId, created.keyId, values['usage-key']);
-      return { keyId: created.keyId, key: created.value, permissions, note: 'Copy the key now: only its hash is stored and it cannot be shown again.' };
+      return createPartnerKeyWithStage(store, apigwClient, { partnerId, name: need('name'), permissions: permissions as Scope[], usagePlanId: await usagePlanId() });
     }
-    if (verb === 'key-usage') {
+    if (verb === 'key-usage' && values['usage-key'] !== undefined) {
       const keyId = need('key-id');
       if (!(await partners.setPartnerUsageKey(partnerId, keyId, need('usage-key')))) throw Object.assign(new Error(`key ${keyId} not found`), { exitCode: 2 });
       return { keyId, usageKey: 'set' };
     }
+    if (verb === 'key-usage') {
+      const keyId = need('key-id');
+      const plan = await usagePlanId();
+      if (!plan) throw new UsageError('key-usage needs --usage-plan-id or --stack');
+      if (!(await keys.listApiKeys(partnerId)).some((k) => k.keyId === keyId)) throw Object.assign(new Error(`key ${keyId} not found`), { exitCode: 2 });
+      return partnerKeyUsage(apigwClient(), { keyId, usagePlanId: plan, start: values.start, end: values.end, now: new Date() });
+    }
     if (verb === 'key-revoke') {
       const keyId = need('key-id');
-      if (!(await keys.revokeApiKey(partnerId, keyId))) throw Object.assign(new Error(`key ${keyId} not found`), { exitCode: 2 });
-      return { keyId, revoked: true };
+      const revoked = await revokePartnerKeyWithStage(store, apigwClient, { partnerId, keyId, usagePlanId: await usagePlanId() });
+      if (!revoked) throw Object.assign(new Error(`key ${keyId} not found`), { exitCode: 2 });
+      return revoked;
     }
   }
   if (noun === 'oauth' && verb === 'backfill-sign-in') return { membersUpdated: await orgs.backfillMemberEmailIndex() };

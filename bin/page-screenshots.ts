@@ -1,5 +1,5 @@
 /**
- * `npx tsx bin/page-screenshots.ts`: the README's pictures of the public pages (docs/pages/*.png), taken in headless
+ * `npx tsx bin/page-screenshots.ts`: the pictures of the public pages in docs/pages.md (docs/pages/*.png), taken in headless
  * chromium (playwright-core, Debian's /usr/bin/chromium or CHROMIUM_PATH) from a throwaway local runtime: the intake
  * form sent back with an error, the disclosure recipient's page, the client portal and the plain 404. Not part of
  * the test run.

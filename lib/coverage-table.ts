@@ -1,5 +1,5 @@
 /**
- * The README's coverage table, generated from the registry (`npm run docs` writes it between the README's
+ * The coverage table of docs/coverage.md, generated from the registry (`npm run docs` writes it between the page's
  * `coverage:begin` / `coverage:end` markers; test/unit/readme-coverage.test.ts fails when it is stale).
  */
 import { catalogEntryOf, type RegisteredOperation } from '#api/operation';
@@ -27,12 +27,12 @@ export function coverageTable(ops: readonly RegisteredOperation[]): string {
 }
 
 /**
- * `readme` with its coverage section replaced by `table`.
+ * `page` (the Markdown of docs/coverage.md) with its coverage section replaced by `table`.
  * @throws Error when the markers are missing or out of order
  */
-export function withCoverageTable(readme: string, table: string): string {
-  const begin = readme.indexOf(COVERAGE_BEGIN);
-  const end = readme.indexOf(COVERAGE_END);
-  if (begin < 0 || end < begin) throw new Error('README.md lacks the coverage:begin / coverage:end markers');
-  return `${readme.slice(0, begin + COVERAGE_BEGIN.length)}\n${table}\n${readme.slice(end)}`;
+export function withCoverageTable(page: string, table: string): string {
+  const begin = page.indexOf(COVERAGE_BEGIN);
+  const end = page.indexOf(COVERAGE_END);
+  if (begin < 0 || end < begin) throw new Error('docs/coverage.md lacks the coverage:begin / coverage:end markers');
+  return `${page.slice(0, begin + COVERAGE_BEGIN.length)}\n${table}\n${page.slice(end)}`;
 }

@@ -1,7 +1,8 @@
 /**
  * `ServiceDashboard`: the on-call view (one CloudWatch dashboard) with a Lambda errors alarm per API function, plus
  * the sections other constructs contribute with their alarms (the API alarms of lib/alarms/api-alarms.ts, the table's,
- * the webhook pipeline's DLQ and stream-lag alarms and its row of graphs, …). Notifications are not wired here:
+ * the webhook pipeline's DLQ and stream-lag alarms and its row of graphs, the partner tier's, …), a row of the service's
+ * own metrics (`serviceMetricWidgets`) and the account's Lambda concurrency. Notifications are not wired here:
  * lib/alarms/alarm-topic.ts `NotifyEveryAlarm` gives every alarm of the stack the alarm topic.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
@@ -119,8 +120,65 @@ export class ServiceDashboard extends Construct {
       perFunction('Lambda throttles', (fn) => fn.metricThrottles({ period: ONE_MINUTE, statistic: 'Sum' }), 'count'),
       perFunction('Lambda duration p99 (ms)', (fn) => fn.metricDuration({ period: ONE_MINUTE, statistic: 'p99' }), 'ms'),
     );
+    this.dashboard.addWidgets(...serviceMetricWidgets());
     for (const section of props.sections ?? []) this.dashboard.addWidgets(...section.widgets);
   }
+}
+
+/** Namespace of the service's EMF metrics (shared/observability/powertools.ts `METRICS_NAMESPACE`). */
+export const SERVICE_METRICS_NAMESPACE = 'TransactionCoordination';
+
+/**
+ * One of the service's own metrics: `metricName` as the function whose Powertools service name is `service` records it
+ * (every metric has that one dimension: shared/observability/powertools.ts `metricSet`).
+ */
+export function serviceMetric(service: string, metricName: string, options: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
+  return new cloudwatch.Metric({ namespace: SERVICE_METRICS_NAMESPACE, metricName, dimensionsMap: { service }, period: FIVE_MINUTES, statistic: 'Sum', ...options });
+}
+
+/**
+ * One row (24 wide): webhook deliveries (succeeded, failed attempts, dropped; functions/webhook-delivery), breaker
+ * trips and fan-out notification failures, extraction confidence (Percent, 0–100, per completed job:
+ * functions/extraction-steps/extract-fields.ts) and the account's Lambda concurrency (AWS/Lambda, no dimension: every
+ * function of the account and region, this stack's and others', shares the unreserved pool).
+ */
+export function serviceMetricWidgets(): cloudwatch.IWidget[] {
+  const lambdaAccount = (metricName: string, label: string) => new cloudwatch.Metric({ namespace: 'AWS/Lambda', metricName, period: ONE_MINUTE, statistic: 'Maximum', label });
+  return [
+    new cloudwatch.GraphWidget({
+      title: 'Webhook deliveries (per 5 min)',
+      width: 6,
+      left: [
+        serviceMetric('webhook-delivery', 'DeliveriesSucceeded', { label: 'succeeded' }),
+        serviceMetric('webhook-delivery', 'DeliveriesFailed', { label: 'failed attempts' }),
+        serviceMetric('webhook-delivery', 'DeliveriesDropped', { label: 'dropped' }),
+      ],
+      leftYAxis: { min: 0, showUnits: false },
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Breaker trips, notification failures (per 5 min)',
+      width: 6,
+      left: [serviceMetric('webhook-delivery', 'BreakerTrips', { label: 'breaker trips (subscriptions paused)' }), serviceMetric('webhook-fanout', 'NotificationFailures', { label: 'notification failures' })],
+      leftYAxis: { min: 0, showUnits: false },
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Extraction confidence (%)',
+      width: 6,
+      left: [
+        serviceMetric('extraction-extractFields', 'ExtractionConfidence', { statistic: 'p10', period: Duration.hours(1), label: 'p10' }),
+        serviceMetric('extraction-extractFields', 'ExtractionConfidence', { statistic: 'p50', period: Duration.hours(1), label: 'p50' }),
+      ],
+      right: [serviceMetric('extraction-extractFields', 'ExtractionsNeedingReview', { period: Duration.hours(1), label: 'needing review (per hour)' })],
+      leftYAxis: { min: 0, max: 100, showUnits: false },
+      rightYAxis: { min: 0, showUnits: false },
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Lambda concurrency (account, region)',
+      width: 6,
+      left: [lambdaAccount('ConcurrentExecutions', 'concurrent executions'), lambdaAccount('UnreservedConcurrentExecutions', 'unreserved pool in use')],
+      leftYAxis: { min: 0, showUnits: false },
+    }),
+  ];
 }
 
 /** Returns `metric` labelled `label` (works for plain metrics and math expressions). */

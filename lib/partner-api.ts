@@ -81,6 +81,8 @@ export class PartnerApi extends NestedStack {
   readonly api: apigw.RestApi;
   readonly usagePlan: apigw.UsagePlan;
   readonly authorizerFunction: ServiceFunction;
+  /** The stage's JSON access log (`jsonWithStandardFields`: `status` is a string), when the stage logs (context `apiGatewayCloudWatchRole`). */
+  readonly accessLogs?: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: PartnerApiProps) {
     super(scope, id, { description: 'Partner tier: REST API stage keyed by usage plan (/api/v1/orgs/*)' });
@@ -97,6 +99,7 @@ export class PartnerApi extends NestedStack {
     const cloudWatchRole = apiGatewayCloudWatchRoleOf(this);
     const logging = cloudWatchRole !== 'none';
     const accessLogs = logging ? new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.RETAIN }) : undefined;
+    this.accessLogs = accessLogs;
     this.api = new apigw.RestApi(this, 'Api', {
       restApiName: 'partner-api',
       description: 'Partner tier (/api/v1/orgs/*): rsk_ keys, usage plan',

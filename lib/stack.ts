@@ -15,6 +15,8 @@ import { LAMBDA_GROUPS, type Capability, type LambdaGroup } from '#api/types';
 import { AlarmTopic, NotifyEveryAlarm } from './alarms/alarm-topic.ts';
 import { ApiAlarms } from './alarms/api-alarms.ts';
 import { TableAlarms } from './alarms/table-alarms.ts';
+import { FunctionErrorAlarms } from './alarms/function-alarms.ts';
+import { PartnerAlarms } from './alarms/partner-alarms.ts';
 import { ServiceDashboard } from './dashboard.ts';
 import { ExtractionPipeline } from './extraction-pipeline.ts';
 import { MessagingPipeline } from './messaging-pipeline.ts';
@@ -99,6 +101,10 @@ export class TransactionCoordinationStack extends Stack {
   readonly apiAlarms: ApiAlarms;
   /** DynamoDB system errors and throttled requests. */
   readonly tableAlarms: TableAlarms;
+  /** Errors alarms of the OAuth server, the reference site, the extraction steps and the workspace workers. */
+  readonly functionAlarms: FunctionErrorAlarms;
+  /** The partner tier's alarms (authorizer errors, stage 5xx) and dashboard row; absent without the partner tier. */
+  readonly partnerAlarms?: PartnerAlarms;
   /** SNS topic every alarm notifies on ALARM and OK (wired by the `NotifyEveryAlarm` aspect). */
   readonly alarmTopic: AlarmTopic;
   /** The table's AWS Backup plan (context `tableBackupPlan=true`, lib/retention.ts), or undefined. */
@@ -167,7 +173,7 @@ export class TransactionCoordinationStack extends Stack {
       publicFunctionOf: (worker) => publicFunctionOf(worker).live,
       ...props.edge,
     });
-    new ReferenceSite(this, 'Reference', { httpApi: this.httpApi.api, operations: ops });
+    const reference = new ReferenceSite(this, 'Reference', { httpApi: this.httpApi.api, operations: ops });
     const partnerFn = functions.get('partner');
     if (partnerFn) {
       this.partnerApi = new PartnerApi(this, 'PartnerTier', {
@@ -215,6 +221,17 @@ export class TransactionCoordinationStack extends Stack {
       ],
     }));
     const tableAlarms = (this.tableAlarms = new TableAlarms(this, 'TableAlarms', { table: this.table.table }));
+    const functionAlarms = (this.functionAlarms = new FunctionErrorAlarms(this, 'FunctionAlarms', {
+      oauth: this.oauth.fn.fn,
+      reference: reference.fn,
+      extractionSteps: Object.entries(this.extraction.steps).map(([step, f]) => ({ label: step, fn: f.fn })),
+      workspaceWorkers: [
+        { label: 'purge', fn: this.lifecycle.purge.fn },
+        { label: 'export', fn: this.lifecycle.export.fn },
+      ],
+    }));
+    // In the partner nested stack, with the authorizer's deployment group (lib/alarms/partner-alarms.ts).
+    if (this.partnerApi) this.partnerAlarms = new PartnerAlarms(this.partnerApi, 'Alarms', { partnerApi: this.partnerApi });
     this.dashboard = new ServiceDashboard(this, 'OnCall', {
       functions: [...functions].map(([group, f]) => ({ group, fn: f.fn })),
       api: this.httpApi.api,
@@ -225,6 +242,8 @@ export class TransactionCoordinationStack extends Stack {
         { alarms: this.webhooks.alarms, widgets: this.webhooks.dashboardWidgets() },
         { alarms: this.extraction.alarms, widgets: this.extraction.dashboardWidgets() },
         { alarms: this.messaging.alarms, widgets: this.messaging.dashboardWidgets() },
+        { alarms: functionAlarms.alarms, widgets: [] },
+        ...(this.partnerAlarms ? [{ alarms: this.partnerAlarms.alarms, widgets: this.partnerAlarms.dashboardWidgets() }] : []),
       ],
     });
 
@@ -258,8 +277,9 @@ export class TransactionCoordinationStack extends Stack {
   /**
    * Safe deployments (lib/safe-deployments.ts): each function's deployment rolls back on the alarm its own traffic
    * feeds. API groups and the public-route workers: the API 5xx alarm; webhook and messaging workers: their worker
-   * errors alarms; extraction steps: system failures; the upload trigger: its errors; workspace purge and export
-   * (rare, scheduled): the worker-failures queue. Nothing to do with safe deployments off.
+   * errors alarms; extraction steps: system failures (not their errors alarm, which counts users' unreadable documents
+   * too); the upload trigger: its errors; workspace purge and export (rare, scheduled): the worker-failures queue and
+   * their errors; the OAuth server and the partner authorizer: their errors too. Nothing to do with safe deployments off.
    */
   private addRollbackAlarms(publicFunctionOf: (worker: (typeof PUBLIC_ROUTES)[number]['worker']) => ServiceFunction): void {
     const alarmOf = (owner: Construct, id: string): cloudwatch.IAlarm => {
@@ -274,6 +294,8 @@ export class TransactionCoordinationStack extends Stack {
     for (const fn of Object.values(this.messaging.workers)) fn.addRollbackAlarm(alarmOf(this.messaging, 'WorkerErrorsAlarm'));
     for (const fn of Object.values(this.extraction.steps)) fn.addRollbackAlarm(alarmOf(this.extraction, 'SystemFailuresAlarm'));
     this.extraction.uploadHandler.addRollbackAlarm(alarmOf(this.extraction, 'UploadHandlerErrorsAlarm'));
-    for (const fn of [this.lifecycle.purge, this.lifecycle.export]) fn.addRollbackAlarm(alarmOf(this.messaging, 'WorkerFailuresAlarm'));
+    for (const fn of [this.lifecycle.purge, this.lifecycle.export]) fn.addRollbackAlarm(alarmOf(this.messaging, 'WorkerFailuresAlarm'), this.functionAlarms.workspaceWorkers);
+    this.oauth.fn.addRollbackAlarm(this.functionAlarms.oauth);
+    if (this.partnerApi && this.partnerAlarms) this.partnerApi.authorizerFunction.addRollbackAlarm(this.partnerAlarms.authorizerErrors);
   }
 }

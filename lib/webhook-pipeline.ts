@@ -10,7 +10,8 @@
  * message's visibility to the next delay itself, and the queue's `maxReceiveCount` equals `maxAttempts()` of the
  * same schedule, so SQS dead-letters a message exactly when its attempts are spent. The pipeline owns its
  * alarms (both DLQs non-empty, a dead-letter message near expiry, fan-out falling behind the stream, the delivery
- * queue's oldest message waiting too long, worker errors), each linked to its runbook section, and a dashboard section.
+ * queue's oldest message waiting too long, worker errors, fan-out notification failures), each linked to its runbook
+ * section, and a dashboard section.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -41,6 +42,11 @@ const MAX_JITTER = 1.2;
 const MIN_QUEUE_AGE_ALARM_SECONDS = 3600;
 /** Webhook worker errors (crash, timeout; a failed POST is a batch item failure, not an error) in 15 min that alarm. */
 export const WEBHOOK_WORKER_ERRORS_THRESHOLD = 3;
+/**
+ * Fan-out `NotificationFailures` (failed pushes, and events whose team notifications could not be stored; never
+ * retried: shared/use-cases/fan-out.ts) in 15 min that alarm. A few failed pushes (a stale device) are expected.
+ */
+export const NOTIFICATION_FAILURES_THRESHOLD = 10;
 
 /**
  * Age (s) of the delivery queue's oldest message that alarms: above the first two retry delays (+20 % jitter) plus
@@ -102,7 +108,7 @@ export class WebhookPipeline extends Construct {
   readonly fanout: ServiceFunction;
   /** Queue consumer: signs and POSTs, records attempts, schedules retries. */
   readonly delivery: ServiceFunction;
-  /** DLQ depth (delivery, fan-out), DLQ age, fan-out iterator age, delivery queue age, worker errors. */
+  /** DLQ depth (delivery, fan-out), DLQ age, fan-out iterator age, delivery queue age, worker errors, notification failures. */
   readonly alarms: readonly cloudwatch.Alarm[];
 
   constructor(scope: Construct, id: string, props: WebhookPipelineProps) {
@@ -262,6 +268,14 @@ export class WebhookPipeline extends Construct {
           label: 'webhook worker errors',
         }),
         WEBHOOK_WORKER_ERRORS_THRESHOLD,
+      ),
+      alarm(
+        'NotificationFailuresAlarm',
+        `Fan-out notifications: >= ${NOTIFICATION_FAILURES_THRESHOLD} failed pushes or unstored team notifications in 15 min (not retried; webhook deliveries are unaffected).`,
+        'notification-failures',
+        // The fan-out's EMF metric (namespace and `service` dimension: shared/observability/powertools.ts).
+        new cloudwatch.Metric({ namespace: 'TransactionCoordination', metricName: 'NotificationFailures', dimensionsMap: { service: 'webhook-fanout' }, ...fifteenMinutes }),
+        NOTIFICATION_FAILURES_THRESHOLD,
       ),
       deadLetterAgeAlarm(this, 'DlqAgeAlarm', [
         { label: 'webhook delivery DLQ', queue: this.deadLetterQueue },

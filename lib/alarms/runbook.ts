@@ -39,7 +39,14 @@ export type RunbookAnchor =
   | 'scheduler-dlq-unreachable'
   | 'messaging-worker-errors'
   | 'ses-bounce-rate'
-  | 'ses-complaint-rate';
+  | 'ses-complaint-rate'
+  | 'notification-failures'
+  | 'oauth-server-errors'
+  | 'reference-site-errors'
+  | 'extraction-step-errors'
+  | 'workspace-worker-errors'
+  | 'partner-authorizer-errors'
+  | 'partner-api-5xx-errors';
 
 /** The runbook's address for `scope`'s app: context `runbookBaseUrl`, else `DEFAULT_RUNBOOK_BASE_URL`. */
 export function runbookBaseUrl(scope: IConstruct): string {

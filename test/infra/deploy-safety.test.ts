@@ -178,6 +178,9 @@ describe("partner stage and API Gateway's account CloudWatch role", () => {
     expect(accountId).toBeDefined();
     expect(stageOf(opted).AccessLogSetting.DestinationArn).toBeDefined();
     expect(stageOf(opted).MethodSettings).toEqual([expect.objectContaining({ LoggingLevel: 'ERROR' })]);
+    // With an access log, the dashboard's partner throttles count its 429s (usage plan throttle and quota).
+    const filters = partner(opted).ofType('AWS::Logs::MetricFilter').filter(([, f]) => f.Properties.FilterPattern === '{ $.status = "429" }');
+    expect(filters.map(([, f]) => f.Properties.MetricTransformations[0].MetricName)).toEqual(['tcs-dev-Partner429']);
   });
 
   it('with apiGatewayCloudWatchRole=existing logs through the role the account has, creating none', () => {

@@ -43,8 +43,10 @@ const BATCH_GET_GROUPS = new Set(['tasks']);
 
 const operations = await loadOperations();
 const lambdaGroups = await loadGroups();
-/** Alarms the webhook pipeline adds: both DLQs' depth, DLQ age, fan-out iterator age, delivery queue age, worker errors. */
-const WEBHOOK_ALARMS = 6;
+/** Alarms the webhook pipeline adds: both DLQs' depth, DLQ age, fan-out iterator age, delivery queue age, worker errors, notification failures. */
+const WEBHOOK_ALARMS = 7;
+/** Errors alarms of OAuth, reference site, extraction steps, workspace workers (function-alarms.test.ts; the partner tier's are in its nested stack). */
+const FUNCTION_ALARMS = 4;
 /** Alarms the extraction pipeline adds: system failures, executions timed out, aborted, throttled, upload handler errors. */
 const EXTRACTION_ALARMS = 5;
 /** Functions the extraction pipeline adds (asserted in extraction-pipeline.test.ts): six steps + the upload trigger. */
@@ -332,7 +334,7 @@ describe('operations', () => {
   it('alarms on API 5xx and on each function’s errors, and has one dashboard', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
     const apiFunctions = lambdaGroups.length + new Set(PUBLIC_ROUTES.map((r) => r.worker)).size;
-    expect(alarms).toHaveLength(lambdaGroups.length + apiAlarmCount(apiFunctions) + TABLE_ALARMS + WEBHOOK_ALARMS + EXTRACTION_ALARMS + MESSAGING_ALARMS);
+    expect(alarms).toHaveLength(lambdaGroups.length + apiAlarmCount(apiFunctions) + TABLE_ALARMS + WEBHOOK_ALARMS + EXTRACTION_ALARMS + MESSAGING_ALARMS + FUNCTION_ALARMS);
     const api5xx = alarms.filter((a) => a.Metrics?.some((m: { MetricStat?: { Metric: { MetricName: string } } }) => m.MetricStat?.Metric.MetricName === 'tcs-dev-Api5xxExcluding501'));
     expect(api5xx).toHaveLength(1);
     for (const group of lambdaGroups) {
