@@ -1,110 +1,13 @@
 /**
- * Webhook delivery worker (SQS → HTTPS POST). Per message: re-read the subscription (dropped if deleted or
- * paused), sign the exact payload bytes with the CURRENT secret, POST with the spec's headers and the
- * subscription's timeout, record the attempt. 2xx is success. On failure the message's visibility is set
- * to the next retry delay (`retry-schedule.ts`) and it is reported failed, so SQS redelivers it then; after
- * the last attempt the queue's redrive policy moves it to the dead-letter queue. Consecutive failures trip
- * the circuit breaker, which pauses the subscription.
- *
- * The batch goes through Powertools' `BatchProcessor`: records are delivered in parallel and every record to
- * redeliver is reported in `batchItemFailures` (the event source mapping has `reportBatchItemFailures`).
- * Metrics (Count, one per message): `DeliveriesSucceeded`, `DeliveriesFailed` (an attempt that failed, retried
- * or final), `DeliveriesDropped` (not attempted: subscription deleted, paused or unsubscribed, or attempts
- * spent), `DeliveryErrors` (unexpected errors, logged), and `BreakerTrips` (subscriptions paused by this batch).
+ * Webhook delivery worker (SQS → HTTPS POST): each message of the batch goes to the delivery use case
+ * (shared/use-cases/deliver-webhook.ts) through Powertools' `BatchProcessor`, in parallel; every record to
+ * redeliver (a failed attempt, an unexpected error) is reported in `batchItemFailures` (the event source mapping
+ * has `reportBatchItemFailures`).
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
-import { getWebhook, recordWebhookFailure, recordWebhookSuccess, wantsEvent } from '#db/webhooks';
-import { recordAttempt, type DeliveryAttempt, type DeliveryMessage } from '#db/webhook-deliveries';
-import { signWebhookBody } from '#events/signing';
-import { postWebhook } from '#events/webhook-transport';
-import { retryDelaySeconds } from '#events/retry-schedule';
-import { NotFound } from '#domain/errors';
-import { sqs, webhookQueueUrl } from '#ports/sqs';
-import { logger, metricSet, observedHandler, type MetricNameOf } from '#observability/powertools';
-
-/** Headers a subscription's custom `headers` may not override. */
-const RESERVED = new Set([
-  'content-type', 'content-length', 'host', 'user-agent', 'x-webhook-signature', 'x-webhook-event-type', 'x-webhook-event-id', 'x-webhook-timestamp',
-  // Hop-by-hop and framing headers (RFC 9110 §7.6.1) would break the request itself.
-  'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'proxy-authorization', 'proxy-connection',
-]);
-
-/** The request headers of one attempt (spec "Delivery"). @param sentAt ISO 8601 send time */
-export function deliveryHeaders(m: DeliveryMessage, secret: string, custom: Record<string, string>, sentAt: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(custom)) if (!RESERVED.has(k.toLowerCase())) headers[k] = v;
-  return {
-    ...headers,
-    'content-type': 'application/json',
-    'user-agent': 'transaction-coordination-webhooks/1',
-    'x-webhook-signature': signWebhookBody(secret, m.payload),
-    'x-webhook-event-type': m.eventType,
-    'x-webhook-event-id': m.eventId,
-    'x-webhook-timestamp': sentAt,
-  };
-}
-
-/** The worker's metrics (Count, one per message; dimension `service` only). */
-export const DELIVERY_METRICS = metricSet(['DeliveriesSucceeded', 'DeliveriesFailed', 'DeliveriesDropped', 'DeliveryErrors', 'BreakerTrips']);
-
-/** Adds 1 to the invocation's `name` metric. */
-const count = (name: MetricNameOf<typeof DELIVERY_METRICS>): void => {
-  DELIVERY_METRICS.add(name, MetricUnit.Count, 1);
-};
-
-/** Delivers one message and counts its outcome. @returns true when SQS should redeliver it later */
-export async function deliver(record: SQSRecord, now = () => new Date()): Promise<boolean> {
-  const m = JSON.parse(record.body) as DeliveryMessage;
-  // SQS's receive count is the attempt number: the redrive policy dead-letters the message after the last one.
-  const attempt = Number(record.attributes.ApproximateReceiveCount ?? 1);
-  const base = { subscriptionId: m.subscriptionId, eventId: m.eventId, eventType: m.eventType, attempt };
-  let sub;
-  try {
-    sub = await getWebhook(m.orgId, m.subscriptionId, true);
-  } catch (err) {
-    if (err instanceof NotFound) {
-      count('DeliveriesDropped'); // subscription deleted: nothing to deliver to
-      return false;
-    }
-    throw err;
-  }
-  const started = now();
-  if (!sub.isActive || (m.eventType !== 'webhook.test' && !wantsEvent(sub, m.eventType))) {
-    const reason = sub.pausedReason === 'circuit_breaker' ? 'subscription paused by the circuit breaker' : !sub.isActive ? 'subscription inactive' : 'event type no longer subscribed';
-    await recordAttempt(m.orgId, { ...base, attemptedAt: started.toISOString(), ok: false, statusCode: null, latencyMs: null, error: reason, nextRetryAt: null, outcome: 'dropped' }, started);
-    count('DeliveriesDropped');
-    return false;
-  }
-  const sentAt = started.toISOString();
-  const result = await postWebhook(sub.url, m.payload, deliveryHeaders(m, sub.secret, sub.headers, sentAt), sub.timeoutSeconds * 1000);
-  if (result.ok) {
-    await recordAttempt(m.orgId, { ...base, attemptedAt: sentAt, ok: true, statusCode: result.statusCode, latencyMs: result.latencyMs, error: null, nextRetryAt: null, outcome: 'succeeded' }, started);
-    await recordWebhookSuccess(m.orgId, sub.id);
-    count('DeliveriesSucceeded');
-    return false;
-  }
-  const delay = retryDelaySeconds(attempt);
-  const tripped = await recordWebhookFailure(m.orgId, sub.id, started);
-  const retrying = delay !== null && !tripped;
-  const a: DeliveryAttempt = {
-    ...base, attemptedAt: sentAt, ok: false, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error,
-    nextRetryAt: retrying ? new Date(started.getTime() + delay * 1000).toISOString() : null,
-    outcome: retrying ? 'retrying' : tripped ? 'dropped' : 'failed',
-  };
-  await recordAttempt(m.orgId, a, started);
-  count('DeliveriesFailed');
-  if (tripped) {
-    count('BreakerTrips');
-    logger.warn('circuit breaker paused a webhook subscription', { orgId: m.orgId, subscriptionId: sub.id, eventId: m.eventId });
-    return false;
-  }
-  // Last attempt: visible again at once, so the next receive exceeds maxReceiveCount and SQS dead-letters it.
-  await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: webhookQueueUrl(), ReceiptHandle: record.receiptHandle, VisibilityTimeout: delay ?? 0 }));
-  return true;
-}
+import { countDelivery, deliver } from '#use-cases/deliver-webhook';
+import { logger, observedHandler } from '#observability/powertools';
 
 /** A message whose attempt failed and that SQS should deliver again (after the visibility set by `deliver`). */
 class RedeliverLater extends Error {
@@ -119,7 +22,7 @@ async function deliverRecord(record: SQSRecord): Promise<void> {
   try {
     redeliver = await deliver(record);
   } catch (err) {
-    count('DeliveryErrors');
+    countDelivery('DeliveryErrors');
     logger.error('delivery failed', { messageId: record.messageId, error: err });
     throw err;
   }
