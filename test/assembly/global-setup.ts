@@ -1,22 +1,18 @@
 /**
- * Global setup of the `assembly` test project: the synthesized test assembly (test/support/assembly-synth.ts) and
- * one DynamoDB Local for the run; each runtime makes its own table (its own stack name).
+ * Global setup of the `assembly` test project: the synthesized test assembly (test/support/assembly-synth.ts), then
+ * the run's DynamoDB Local as the other runtime tests have it (test/support/global-setup.ts); each assembly runtime
+ * makes its own table (its own stack name).
  */
 import type { TestProject } from 'vitest/node';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local.ts';
 import { ensureTestAssembly } from '../support/assembly-synth.ts';
-
-let ddb: DynamoDbLocal | undefined;
+import { setup as startDynamoDbLocal, teardown } from '../support/global-setup.ts';
 
 export async function setup(project: TestProject) {
   project.provide('assemblyDir', ensureTestAssembly());
-  ddb = await startDynamoDbLocal({ timeoutMs: 60_000 });
-  project.provide('dynamoEndpoint', ddb.endpoint);
+  await startDynamoDbLocal(project);
 }
 
-export async function teardown() {
-  await ddb?.stop();
-}
+export { teardown };
 
 declare module 'vitest' {
   export interface ProvidedContext {

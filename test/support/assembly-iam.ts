@@ -6,6 +6,7 @@
  * notifications, API Gateway, SES receiving) are judged from the template by test/infra/iam-service-principals.test.ts.
  * The calls are also written to `.data/assembly-test/calls/<name>.json` for `npm run iam:unused`.
  */
+import { expect } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,4 +47,16 @@ export async function judgeRecordedCalls(rt: AssemblyRuntime, name: string): Pro
     allowed: evaluation.allowed.length + roleChecks.length - refusedRoles.length,
     functions: [...new Set(byFunction.map((c) => c.functionLogicalId))],
   };
+}
+
+/**
+ * Asserts that every call `rt` recorded is allowed, by at least `minFunctions` functions (so the set ran), after
+ * in-flight work settled. @param name as for `judgeRecordedCalls`
+ */
+export async function expectOnlyAllowedCalls(rt: AssemblyRuntime, name: string, minFunctions: number): Promise<void> {
+  await rt.idle();
+  const verdict = await judgeRecordedCalls(rt, name);
+  expect(verdict.denied, verdict.denied.join('\n')).toEqual([]);
+  expect(verdict.functions.length).toBeGreaterThanOrEqual(minFunctions);
+  expect(verdict.allowed).toBeGreaterThan(20);
 }
