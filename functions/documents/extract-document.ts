@@ -15,7 +15,7 @@ export default defineOperation({
   designedHere: true,
   uses: ['extraction:start'],
   schemas: () => ({ path: uuidPath('documentId') }),
-  /** A new job (409 when the upload has not arrived or failed, or a job is queued or running). */
+  /** A new job (422 on `documentId` when the upload has not arrived or failed, or a job is queued or running). */
   handler: async ({ path }, { principal, now }) => ({
     body: { data: jobView(await startDocumentExtraction(principal.orgId, path.documentId, now)) },
   }),

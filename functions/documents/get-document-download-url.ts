@@ -19,7 +19,7 @@ export default defineOperation({
   designedHere: true,
   uses: ['documents:read'],
   schemas: () => ({ path: uuidPath('documentId') }),
-  /** The URL, served as an attachment named like the document (409 before the upload arrived). */
+  /** The URL, served as an attachment named like the document (422 on `documentId` before the upload arrived). */
   handler: async ({ path }, { principal }) => {
     const doc = await getDocument(principal.orgId, path.documentId);
     if (doc.uploadState !== 'uploaded') throw new Conflict(`Document ${doc.id} has no stored file (upload state: ${doc.uploadState}).`);

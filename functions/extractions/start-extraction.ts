@@ -17,7 +17,7 @@ export default defineOperation({
   uses: ['extraction:start'],
   schemas: () => ({ body: z.object({ documentId: uuid() }) }),
   example: { body: { documentId: '0d3c8f4e-5b7a-4f0e-9a51-3c2b1d4e6f70' } },
-  /** Starts a job for an uploaded document; 409 while one is queued or running. */
+  /** Starts a job for an uploaded document; 422 on `documentId` while one is queued or running. */
   handler: async ({ body }, { principal, now }) => ({
     body: { data: jobView(await startDocumentExtraction(principal.orgId, body.documentId, now)) },
   }),

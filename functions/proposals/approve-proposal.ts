@@ -10,7 +10,7 @@ export default defineOperation({
   method: 'POST',
   path: '/api/v1/proposals/{id}/approve',
   access: 'actions',
-  summary: 'Approves a pending proposal and applies it as a manual key-date write would (linked tasks move, key_date.updated); 409 when stale or already decided.',
+  summary: 'Approves a pending proposal and applies it as a manual key-date write would (linked tasks move, key_date.updated); 422 when stale or already decided.',
   response: () => dataOf(Proposal),
   schemas: () => ({ path: uuidPath('id') }),
   handler: async ({ path }, { principal, now }) => ({ body: { data: await approveProposal(principal, path.id, now) } }),

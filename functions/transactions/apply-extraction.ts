@@ -31,7 +31,7 @@ export default defineOperation({
     }),
   }),
   example: { body: { extractionJobId: '0d3c8f4e-5b7a-4f0e-9a51-3c2b1d4e6f70', side: 'Buyer', transactionType: 'Purchase' } },
-  /** The deal after the apply (409 when the job is not completed or already applied; 404 for another organization's job or deal). */
+  /** The deal after the apply (422 on `extractionJobId` when the job is not completed or already applied; 404 for another organization's job or deal). */
   handler: async ({ body }, { principal, now }) => {
     const transactionId = await apply(principal, body, now);
     return { body: { data: await getDeal(principal.orgId, transactionId) } };

@@ -10,8 +10,8 @@ export const ERROR_RESPONSES = {
   '401': { name: 'Unauthorized', codes: ['unauthorized'], text: 'Missing, invalid, revoked or wrong-type credential.' },
   '403': { name: 'Forbidden', codes: ['insufficient_scope', 'forbidden'], text: 'The credential lacks the operation\'s scope (`insufficient_scope`), or the caller may not do this (`forbidden`, e.g. owner-only).' },
   '404': { name: 'NotFound', codes: ['not_found'], text: 'Absent, or another organization\'s (never 403 for that).' },
-  '409': { name: 'Conflict', codes: ['conflict'], text: 'A concurrent duplicate of an `Idempotency-Key` request still in flight, or a conflicting state.' },
-  '422': { name: 'ValidationError', codes: ['validation_error'], text: 'Invalid body, query or identifier (`fields` maps each to a message); also an `Idempotency-Key` reused for another operation.' },
+  '409': { name: 'Conflict', codes: ['conflict'], text: 'Operations marked (IK) only: a concurrent duplicate of an `Idempotency-Key` request still in flight, or a clash with the current state (e.g. a suppressed address, an opted-out number).' },
+  '422': { name: 'ValidationError', codes: ['validation_error'], text: 'Invalid body, query or identifier (`fields` maps each to a message; a body field the operation does not define is named too). On an operation not marked (IK), also a clash with the current state, with `fields` naming it (e.g. an email another contact has). Also an `Idempotency-Key` reused for another operation.' },
   '429': { name: 'RateLimited', codes: ['rate_limited'], text: 'A rate-limit bucket is exceeded (300 reads / 60 writes per key per minute, fixed window); retry after `Retry-After` seconds.' },
   '501': { name: 'NotImplemented', codes: ['not_implemented'], text: 'The operation is part of the spec but not built yet (README coverage table).' },
 } as const;

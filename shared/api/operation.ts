@@ -3,12 +3,13 @@
  * module, `functions/<group>/<operation>.ts`, whose default export is `defineOperation({...})` (or
  * `plannedOperation({...})` for an operation of the spec not built yet, which answers 501). The handler's
  * `path`, `query` and `body` types are inferred from the zod schemas, so reading a field the schema lacks does
- * not compile. Groups, API Gateway routes, the local router, `GET /catalog`, IAM grants and the README coverage
- * table are all derived from these objects (see `shared/api/registry.ts`).
+ * not compile. Groups, API Gateway routes, the local router, `GET /catalog`, IAM grants and the coverage table
+ * (docs/coverage.md) are all derived from these objects (see lib/registry.ts).
  */
 import type * as z from '#api/zod';
 import type { Access, Capability, HttpMethod, LambdaGroup } from '#api/types';
 import type { OperationResult, RequestContext } from '#http/context';
+import { strictDeep } from '#api/strict';
 
 /** Zod schemas of an operation's input; each is built on first use (a function validates only its own routes). */
 export interface OperationSchemas {
@@ -51,7 +52,7 @@ interface OperationMeta<S extends OperationSchemas> {
   idempotent?: boolean;
   /** One line for the catalog and the reference. */
   summary: string;
-  /** True where the spec says "not shown" and the shape is this service's own design (README). */
+  /** True where the spec says "not shown" and the shape is this service's own design (docs/design-choices.md). */
   designedHere?: boolean;
   /** Capabilities its group's function must have (types.ts `Capability`). */
   uses?: readonly Capability[];
@@ -155,10 +156,18 @@ export const routeKeyOf = (op: Pick<Operation, 'method' | 'path'>): string => `$
 
 const built = new WeakMap<Operation, OperationSchemas>();
 
-/** An operation's schemas, built once per process on first use. */
+/**
+ * An operation's schemas, built once per process on first use. The body schema is made strict here, once for
+ * every operation (shared/api/strict.ts): an unknown field, at any depth, is a 422 naming it, except inside the
+ * free-form maps (records, JSON values) the spec allows.
+ */
 export function schemasOf(op: Operation): OperationSchemas {
   let schemas = built.get(op);
-  if (!schemas) built.set(op, (schemas = op.schemas()));
+  if (!schemas) {
+    const own = op.schemas();
+    schemas = own.body ? { ...own, body: strictDeep(own.body) } : own;
+    built.set(op, schemas);
+  }
   return schemas;
 }
 

@@ -24,8 +24,20 @@ export class NotFound extends DomainError {
   }
 }
 
-/** The request is valid but clashes with the current state (a job already running, a deal changed meanwhile). */
-export class Conflict extends DomainError {}
+/**
+ * The request is valid but clashes with the current state (a job already running, a deal changed meanwhile, an
+ * email another contact has). `fields` names what it clashes on, in the request's terms (dotted path → message),
+ * where one field or identifier is the cause: an operation the spec does not mark (IK) answers such a clash as a
+ * 422 naming it (spec "Endpoints": 409 only where marked (IK); see shared/http/errors.ts).
+ */
+export class Conflict extends DomainError {
+  constructor(
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Input that passed the schema but breaks a rule; `fields` maps each offending field (dotted path, array

@@ -1,6 +1,6 @@
 /**
  * Rules of the workspace lifecycle (spec "States and transitions", Organization rows) where the spec is silent and
- * this service decides (README "Workspace deletion and export"): the grace period, the freeze, export expiry.
+ * this service decides (docs/workspace-lifecycle.md): the grace period, the freeze, export expiry.
  */
 import { Conflict } from '#domain/errors';
 
@@ -17,8 +17,9 @@ export const EXPORT_STALE_MS = 60 * 60_000;
 export const EXPORT_START_DELAY_SECONDS = 60;
 
 /**
- * A write to a workspace scheduled for deletion. 409 `conflict` (the spec's code for a request that clashes with
- * the current state); the message names the scheduled deletion and how to lift it.
+ * A write to a workspace scheduled for deletion: a clash with the workspace's state, on `workspace` (a 422 naming
+ * it, or 409 on an operation marked (IK); shared/http/errors.ts). The message names the scheduled deletion and how
+ * to lift it.
  */
 export class WorkspaceFrozen extends Conflict {
   /** @param dueAt when the purge falls due (ISO) */
@@ -26,6 +27,7 @@ export class WorkspaceFrozen extends Conflict {
     super(
       `This workspace is scheduled for deletion at ${dueAt} and accepts no changes until then. ` +
         'The owner can cancel the deletion with POST /api/v1/account/deletion/cancel; reads still work.',
+      { workspace: `is scheduled for deletion at ${dueAt} and accepts no changes; the owner can cancel the deletion` },
     );
   }
 }

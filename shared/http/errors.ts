@@ -2,6 +2,12 @@
  * The one place an error becomes an HTTP response in the spec's envelope `{ error: { code, message, fields? } }`
  * (spec "Errors"). Domain errors (`shared/domain/errors.ts`) map to a status by `instanceof`; the few errors
  * only the request pipeline can raise (credential, scope, rate limit, route, not built) are `ApiError`s here.
+ *
+ * The statuses follow the spec's rule (spec "Endpoints"): "Error statuses per operation are 401, 403, 404 and
+ * 429, plus 422 where a body or identifier is validated, plus 409 where marked (IK)". So a `Conflict` is a 409
+ * only on an operation marked (IK); on any other it is a 422 `validation_error` whose `fields` name the clash
+ * (issue 25: a duplicate contact email, a duplicate role name, a job applied already, a decided proposal, a
+ * write to a workspace frozen for deletion).
  */
 import { Conflict, Forbidden, InvalidInput, NotFound, Unavailable } from '#domain/errors';
 
@@ -81,12 +87,30 @@ interface Mapped {
   headers?: Record<string, string>;
 }
 
+/** What the mapping needs of the operation that failed (undefined when no operation was resolved). */
+export interface FailedOperation {
+  /** Marked (IK) in the spec. */
+  idempotent: boolean;
+  /** Its path template, e.g. `/api/v1/proposals/{id}/approve`. */
+  path: string;
+}
+
+/** `fields` of a clash on an operation not marked (IK): the conflict's own, else its first path identifier. */
+function conflictFields(err: Conflict, op: FailedOperation): Record<string, string> {
+  if (err.fields && Object.keys(err.fields).length) return err.fields;
+  const param = /\{(\w+)\}/.exec(op.path)?.[1] ?? 'request';
+  return { [param]: err.message };
+}
+
 /** Status and code of a thrown value, or undefined for an unexpected error (→ 500). */
-function mapError(err: unknown): Mapped | undefined {
+function mapError(err: unknown, op?: FailedOperation): Mapped | undefined {
   if (err instanceof ApiError) return { statusCode: err.statusCode, code: err.code, message: err.message, headers: err.headers };
   if (err instanceof NotFound) return { statusCode: 404, code: 'not_found', message: err.message };
   if (err instanceof InvalidInput) return { statusCode: 422, code: 'validation_error', message: err.message, fields: err.fields };
-  if (err instanceof Conflict) return { statusCode: 409, code: 'conflict', message: err.message };
+  if (err instanceof Conflict) {
+    if (op && !op.idempotent) return { statusCode: 422, code: 'validation_error', message: err.message, fields: conflictFields(err, op) };
+    return { statusCode: 409, code: 'conflict', message: err.message };
+  }
   if (err instanceof Forbidden) return { statusCode: 403, code: 'forbidden', message: err.message };
   if (err instanceof Unavailable) return { statusCode: 503, code: 'service_unavailable', message: err.message, headers: { 'Retry-After': '5' } };
   return undefined;
@@ -98,9 +122,10 @@ export const isExpectedError = (err: unknown): boolean => mapError(err) !== unde
 /**
  * Maps any thrown value to the envelope. Known errors keep their status, code and fields; anything else is a
  * 500 `internal_error` whose message reveals nothing internal but the request id (the caller logs the original).
+ * @param op the operation that failed, which decides whether a `Conflict` is a 409 (marked (IK)) or a 422
  */
-export function toErrorResponse(err: unknown, requestId?: string): JsonResponse {
-  const mapped = mapError(err);
+export function toErrorResponse(err: unknown, requestId?: string, op?: FailedOperation): JsonResponse {
+  const mapped = mapError(err, op);
   if (mapped) {
     const error: Record<string, unknown> = { code: mapped.code, message: mapped.message };
     if (mapped.fields) error.fields = mapped.fields;

@@ -1,6 +1,7 @@
 /**
- * Builds one resource group's Lambda handler: the named middleware chain (outermost first) of ARCHITECTURE.md
- * "Request pipeline", then the operation's own handler. A planned operation answers 501 `not_implemented`.
+ * Builds one resource group's Lambda handler: the named middleware chain (outermost first) of the team's
+ * ../shared/ARCHITECTURE.md "Request pipeline" (docs/architecture.md lists it), then the operation's own handler.
+ * A planned operation answers 501 `not_implemented`.
  * A REST API (payload 1.0) event, from the partner stage, is first rewritten to 2.0. The chain then opens with the Powertools middlewares (trace, Lambda context on every log line, metrics flush) and
  * the access log, so they see every request's outcome; no middleware returns early, so every `after` runs.
  */

@@ -46,8 +46,11 @@ export interface ApplyExtractionInput {
   overrides?: Record<string, unknown> | null;
 }
 
+const notCompleted = (jobId: string, state: string) =>
+  new Conflict(`Extraction job ${jobId} is not completed (state: ${state}); extraction not completed.`, { extractionJobId: `is not completed (state: ${state}); extraction not completed` });
+
 const alreadyApplied = (jobId: string, transactionId: string) =>
-  new Conflict(`Extraction job ${jobId} was already applied to transaction ${transactionId}.`);
+  new Conflict(`Extraction job ${jobId} was already applied to transaction ${transactionId}.`, { extractionJobId: `was already applied to transaction ${transactionId}` });
 
 /**
  * Applies the job's result (with `overrides`) to a new deal, or to `transactionId`.
@@ -64,7 +67,7 @@ const alreadyApplied = (jobId: string, transactionId: string) =>
  */
 export async function applyExtraction(actor: Actor, input: ApplyExtractionInput, now: Date): Promise<string> {
   const job = await getJob(actor.orgId, input.extractionJobId);
-  if (job.state !== 'completed' || !job.result) throw new Conflict(`Extraction job ${job.jobId} is not completed (state: ${job.state}); extraction not completed.`);
+  if (job.state !== 'completed' || !job.result) throw notCompleted(job.jobId, job.state);
   if (job.appliedTransactionId) throw alreadyApplied(job.jobId, job.appliedTransactionId);
   const { values, errors } = parseOverrides(input.overrides);
   if (Object.keys(errors).length) throw new InvalidInput(errors);
@@ -128,14 +131,14 @@ export async function applyExtraction(actor: Actor, input: ApplyExtractionInput,
   }
 }
 
-/** Thrown inside when the job's applied condition failed; turned into the 409 naming the winner's deal. */
+/** Thrown inside when the job's applied condition failed; turned into the `Conflict` naming the winner's deal. */
 class AppliedRace extends Error {}
 
 async function rethrowRace(err: unknown, orgId: string, jobId: string): Promise<never> {
   if (err instanceof AppliedRace) {
     const job = await getJob(orgId, jobId);
     if (job.appliedTransactionId) throw alreadyApplied(jobId, job.appliedTransactionId);
-    throw new Conflict(`Extraction job ${jobId} is not completed (state: ${job.state}); extraction not completed.`);
+    throw notCompleted(jobId, job.state);
   }
   throw err;
 }

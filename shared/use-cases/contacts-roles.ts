@@ -30,11 +30,11 @@ export async function listContactRoles(orgId: string): Promise<ContactRoleView[]
  */
 export async function createContactRole(actor: Actor, input: { name: string; description?: string | null }, now: Date): Promise<ContactRoleView> {
   const builtIn = builtInRoleLike(input.name);
-  if (builtIn) throw new Conflict(`'${builtIn}' is a built-in role.`);
+  if (builtIn) throw new Conflict(`'${builtIn}' is a built-in role.`, { name: `is the built-in role '${builtIn}'` });
   const role = { name: input.name, description: input.description ?? null, createdAt: now.toISOString(), createdBy: actor.userId };
   if (!(await putCustomRole(actor.orgId, role))) {
     const existing = (await listCustomRoles(actor.orgId)).find((r) => roleKey(r.name) === roleKey(input.name));
-    throw new Conflict(`The role '${existing?.name ?? input.name}' already exists.`);
+    throw new Conflict(`The role '${existing?.name ?? input.name}' already exists.`, { name: `the custom role '${existing?.name ?? input.name}' already exists` });
   }
   return { name: role.name, builtIn: false, description: role.description, createdAt: role.createdAt };
 }

@@ -44,14 +44,16 @@ class EmailTaken extends Error {
 /** Commits contact writes, turning a failed email claim into `EmailTaken` and any other failed condition into `StaleRead`. */
 const claimFailure = (email: string | null) => (index: number, items: TransactItem[]) => (isEmailClaim(items[index]) && email ? new EmailTaken(email) : new StaleRead());
 
-/** Runs `write`; a taken email becomes the 409 naming the contact that holds it. */
-async function naming409<T>(orgId: string, write: () => Promise<T>): Promise<T> {
+/** Runs `write`; a taken email becomes the `Conflict` on `email` naming the contact that holds it. */
+async function namingHolder<T>(orgId: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
     if (!(err instanceof EmailTaken)) throw err;
     const holder = await findContactIdByEmail(orgId, err.email);
-    throw new Conflict(`A contact with email ${err.email} already exists: ${holder ?? 'another contact'}.`);
+    throw new Conflict(`A contact with email ${err.email} already exists: ${holder ?? 'another contact'}.`, {
+      email: `another contact of this organization has it${holder ? ` (contactId ${holder})` : ''}`,
+    });
   }
 }
 
@@ -64,7 +66,7 @@ async function naming409<T>(orgId: string, write: () => Promise<T>): Promise<T> 
 export async function createContact(actor: Actor, fields: ContactPatch, now: Date): Promise<Contact> {
   const contact: Contact = { id: randomUUID(), ...applyContactPatch(fields), createdAt: now.toISOString(), updatedAt: now.toISOString() };
   const items = contactCreateItems(actor, contact, undefined, now);
-  await naming409(actor.orgId, () => transactWrite(items, (i) => claimFailure(contact.email)(i, items)));
+  await namingHolder(actor.orgId, () => transactWrite(items, (i) => claimFailure(contact.email)(i, items)));
   return contact;
 }
 
@@ -77,7 +79,7 @@ export async function createContact(actor: Actor, fields: ContactPatch, now: Dat
  * @throws Conflict naming the holder when another contact has the new email address, or when the contact kept changing
  */
 export async function updateContact(actor: Actor, contactId: string, patch: ContactPatch, now: Date): Promise<Contact> {
-  return naming409(actor.orgId, () =>
+  return namingHolder(actor.orgId, () =>
     retryStale(async () => {
       const { contact: before, version } = await getVersionedContact(actor.orgId, contactId);
       const fields = applyContactPatch(patch, before);

@@ -150,7 +150,7 @@ export async function pageOfProposals(orgId: string, opts: { status?: string; tr
   return listProposals(orgId, { ...opts, status: status === 'all' ? undefined : (status as ProposalStatus) });
 }
 
-const decided = (p: Proposal) => new Conflict(`Proposal ${p.id} is already ${p.status}; only a pending proposal can change.`);
+const decided = (p: Proposal) => new Conflict(`Proposal ${p.id} is already ${p.status}; only a pending proposal can change.`, { id: `proposal is already ${p.status}; only a pending proposal can change` });
 
 /** Re-reads a proposal whose pending condition failed and throws why. */
 async function raceLost(orgId: string, id: string): Promise<never> {

@@ -35,8 +35,11 @@ export async function launchJob(job: ExtractionJob, now: Date): Promise<void> {
  */
 export async function startDocumentExtraction(orgId: string, documentId: string, now: Date): Promise<ExtractionJob> {
   const doc = await getDocument(orgId, documentId);
-  if (doc.uploadState === 'awaiting_upload') throw new Conflict(`Document ${documentId} has not been uploaded yet; upload the file first.`);
-  if (doc.uploadState === 'failed') throw new Conflict(`The upload of document ${documentId} was refused (${doc.uploadError?.code ?? 'failed'}); upload the file again as a new document.`);
+  if (doc.uploadState === 'awaiting_upload') throw new Conflict(`Document ${documentId} has not been uploaded yet; upload the file first.`, { documentId: 'has not been uploaded yet; upload the file first' });
+  if (doc.uploadState === 'failed') {
+    const why = `its upload was refused (${doc.uploadError?.code ?? 'failed'}); upload the file again as a new document`;
+    throw new Conflict(`The upload of document ${documentId} was refused (${doc.uploadError?.code ?? 'failed'}); upload the file again as a new document.`, { documentId: why });
+  }
   const job = await createJob(orgId, { documentId, transactionId: doc.transactionId, bucket: documentsBucket(), key: doc.s3Key }, now);
   try {
     await launchJob(job, now);

@@ -32,7 +32,7 @@ export const purgeScheduleNameOf = (deletionId: string) => `purge-${deletionId}`
 
 /**
  * The organization, checked to be the caller's and owned by the caller. An organization key acts as the user who
- * created it: a key created by the owner is the owner (README "Workspace deletion and export").
+ * created it: a key created by the owner is the owner (docs/workspace-lifecycle.md).
  * @throws NotFound when the organization is gone; Forbidden when the caller is not the owner
  */
 async function ownedOrganization(principal: Principal) {

@@ -1,7 +1,7 @@
 /**
  * `POST /api/v1/transactions` (ApplyExtraction) over HTTP: a completed job becomes a deal with key dates,
  * contacts with roles and starter tasks linked to key dates, in one transaction with its events; applying
- * twice (or concurrently) is a 409 naming the first deal; overrides are validated per field and change
+ * twice (or concurrently) is a 422 naming `extractionJobId` and the first deal; overrides are validated per field and change
  * the address and dates; attaching to an existing deal upserts its key dates; other organizations' jobs
  * and deals are 404.
  */
@@ -99,24 +99,25 @@ describe('applying a completed extraction creates the deal', () => {
     expect(uploaded.data).toMatchObject({ documentId, transactionId: deal.id });
   });
 
-  it('applying the job again is a 409 naming the first transaction, and changes nothing', async () => {
+  it('applying the job again is a 422 naming extractionJobId and the first transaction (not (IK): no 409), and changes nothing', async () => {
     const before = (await outboxEvents(org.orgId)).length;
     const again = await apply({ extractionJobId: jobId });
-    expect(again.status).toBe(409);
-    expect(again.body.error.code).toBe('conflict');
+    expect(again.status).toBe(422);
+    expect(again.body.error.code).toBe('validation_error');
+    expect(again.body.error.fields).toEqual({ extractionJobId: `was already applied to transaction ${deal.id}` });
     expect(again.body.error.message).toContain(deal.id);
     const onExisting = await apply({ extractionJobId: jobId, transactionId: deal.id });
-    expect(onExisting.status).toBe(409);
+    expect(onExisting.status).toBe(422);
     expect((await outboxEvents(org.orgId)).length).toBe(before);
   });
 });
 
 describe('apply rules', () => {
-  it('409 "extraction not completed" for a queued job; 404 for an unknown one', async () => {
+  it('422 "extraction not completed" on extractionJobId for a queued job; 404 for an unknown one', async () => {
     const job = await createJob(org.orgId, { documentId: randomUUID(), transactionId: null, bucket: s3.bucket, key: 'org/x/documents/y/z.pdf' }, new Date());
     const r = await apply({ extractionJobId: job.jobId });
-    expect(r.status).toBe(409);
-    expect(r.body.error.message).toContain('extraction not completed');
+    expect(r.status).toBe(422);
+    expect(r.body.error.fields.extractionJobId).toContain('extraction not completed');
     expect((await apply({ extractionJobId: randomUUID() })).status).toBe(404);
   });
 
@@ -192,10 +193,10 @@ describe('apply rules', () => {
     expect((await t.call('GET', `/api/v1/extractions/${jobId}`, { key: org.keys.read })).body.data.appliedTransactionId).toBeNull();
   });
 
-  it('of two concurrent applies of one job, one creates the deal and the other gets 409', async () => {
+  it('of two concurrent applies of one job, one creates the deal and the other gets 422 naming it', async () => {
     const { jobId } = await uploadAndComplete(t, org, extractionResult({ ...TREC_VALUES, propertyStreet: '77 Race Ct' }));
     const [a, b] = await Promise.all([apply({ extractionJobId: jobId }), apply({ extractionJobId: jobId })]);
-    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    expect([a.status, b.status].sort()).toEqual([200, 422]);
     const winner = a.status === 200 ? a : b;
     const loser = a.status === 200 ? b : a;
     expect(loser.body.error.message).toContain(winner.body.data.id);

@@ -45,13 +45,17 @@ describe('POST /contacts', () => {
     expect(events.map((e) => e.data)).toEqual([{ contactId: c.id, name: 'Beatriz Quillfeather', type: 'person', transactionId: null, role: null }]);
   });
 
-  it('answers 409 conflict naming the contact that already has the email', async () => {
+  it('answers 422 on `email` naming the contact that already has it (the operation is not (IK): no 409)', async () => {
     const first = await created({ company: 'Lone Prairie Title', email: 'closings@prairie.example' });
 
     const r = await create({ firstName: 'Other', email: 'Closings@Prairie.example' });
 
-    expect(r.status).toBe(409);
-    expect(r.body.error).toEqual({ code: 'conflict', message: `A contact with email Closings@Prairie.example already exists: ${first.id}.` });
+    expect(r.status).toBe(422);
+    expect(r.body.error).toEqual({
+      code: 'validation_error',
+      message: `A contact with email Closings@Prairie.example already exists: ${first.id}.`,
+      fields: { email: `another contact of this organization has it (contactId ${first.id})` },
+    });
     expect((await create({ firstName: 'Elsewhere', email: 'closings@prairie.example' }, other)).status).toBe(200);
   });
 
@@ -192,11 +196,12 @@ describe('PATCH /contacts/{contactId}', () => {
     expect(d.contacts).toEqual([expect.objectContaining({ contactId: c.id, role: 'Seller', name: 'Sam Sellers', email: 'sam@new.example', phone: '+15125550142' })]);
   });
 
-  it('answers 409 when another contact has the email, 422 for a bad phone or for clearing every name', async () => {
+  it('answers 422 naming `email` when another contact has it, for a bad phone or for clearing every name', async () => {
     const a = await created({ firstName: 'Holder', email: 'taken@example.test' });
     const b = await created({ firstName: 'Wanter' });
     const taken = await patch(b.id, { email: 'taken@example.test' });
-    expect(taken.status).toBe(409);
+    expect(taken.status).toBe(422);
+    expect(taken.body.error.fields).toEqual({ email: `another contact of this organization has it (contactId ${a.id})` });
     expect(taken.body.error.message).toContain(a.id);
     expect((await patch(b.id, { phone: '12' })).body.error.fields).toHaveProperty('phone');
     expect((await patch(b.id, { firstName: null })).status).toBe(422);

@@ -45,14 +45,15 @@ describe('contact roles', () => {
     expect((await roles(other)).map((x: any) => x.name)).toEqual(BUILT_IN);
   });
 
-  it('answers 409 for a name that exists in any case, built-in names included', async () => {
+  it('answers 422 naming `name` for a name that exists in any case, built-in names included (not (IK): no 409)', async () => {
     await addRole({ name: 'Appraiser' });
     const dup = await addRole({ name: 'APPRAISER' });
-    expect(dup.status).toBe(409);
-    expect(dup.body.error).toEqual({ code: 'conflict', message: "The role 'Appraiser' already exists." });
+    expect(dup.status).toBe(422);
+    expect(dup.body.error).toEqual({ code: 'validation_error', message: "The role 'Appraiser' already exists.", fields: { name: "the custom role 'Appraiser' already exists" } });
     const builtIn = await addRole({ name: 'listing agent' });
-    expect(builtIn.status).toBe(409);
+    expect(builtIn.status).toBe(422);
     expect(builtIn.body.error.message).toBe("'Listing Agent' is a built-in role.");
+    expect(builtIn.body.error.fields).toEqual({ name: "is the built-in role 'Listing Agent'" });
     expect((await roles()).filter((x: any) => x.name.toLowerCase() === 'appraiser')).toHaveLength(1);
   });
 

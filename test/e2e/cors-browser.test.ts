@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => Promise.all([t?.close(), b?.close(), new Promise((r) => app?.close(r))]));
 
 describe('a web app on another origin', () => {
-  it('creates a contact with a bearer key (a preflighted call), then reads the 409 of a duplicate', async () => {
+  it('creates a contact with a bearer key (a preflighted call), then reads the 422 of a duplicate email', async () => {
     const page = await b.newPage();
     await page.goto(appOrigin);
     const call = (): Promise<any> => page.evaluate(async ({ base, key }) => {
@@ -39,8 +39,8 @@ describe('a web app on another origin', () => {
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject({ name: 'Odalys Brightwater' });
     const again = await call();
-    expect(again.status).toBe(409);
-    expect(again.body.error.message).toContain(first.body.data.id);
+    expect(again.status).toBe(422);
+    expect(again.body.error.fields.email).toContain(first.body.data.id);
   });
 
   it('sees the envelope of a refused call (the error answer carries the CORS headers too)', async () => {

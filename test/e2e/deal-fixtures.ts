@@ -62,7 +62,7 @@ export function pinClock(iso: string): void {
 export const plusDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** POSTs key dates and expects 200. */
-export async function putKeyDates(t: TestApi, key: string, transactionId: string, keyDates: { keyDateType: string; dateValue: string; label?: string | null }[]) {
+export async function putKeyDates(t: TestApi, key: string, transactionId: string, keyDates: { keyDateType: string; dateValue: string; label?: string | null; isCustom?: boolean }[]) {
   const r = await t.call('POST', `/api/v1/transactions/${transactionId}/key-dates`, { key, body: { keyDates } });
   if (r.status !== 200) throw new Error(`key-date upsert failed: ${r.status} ${r.text}`);
   return r.body.data as any[];

@@ -2,7 +2,7 @@
  * Uploads over HTTP against a real local s3rver whose ObjectCreated events reach the real upload handler:
  * presigned PUT (works; refused once expired), base64 upload (422 when empty, not a PDF, not base64 or over
  * the limit), the checks of an uploaded file (a non-PDF ends in a FAILED job, never one stuck running),
- * starting extractions (409 while one runs), download/source URLs, and tenant isolation (404).
+ * starting extractions (422 on `documentId` while one runs: not (IK), so no 409), download/source URLs, and tenant isolation (404).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -196,12 +196,15 @@ describe('starting extractions, URLs and isolation', () => {
     await waitFor(async () => ((await getDoc(docId)).body.data.uploadState === 'uploaded' ? true : undefined));
   });
 
-  it('409 while a job of the document is queued or running; a new job once it finished', async () => {
+  it('422 on documentId while a job of the document is queued or running; a new job once it finished', async () => {
     const again = await t.call('POST', `/api/v1/documents/${docId}/extract`, { key: org.keys.actions });
-    expect(again.status).toBe(409);
-    expect(again.body.error.code).toBe('conflict');
+    expect(again.status).toBe(422);
+    expect(again.body.error.code).toBe('validation_error');
+    expect(again.body.error.fields.documentId).toContain('queued or running');
     await markJobRunning(org.orgId, jobId, new Date());
-    expect((await t.call('POST', '/api/v1/extractions', { key: org.keys.actions, body: { documentId: docId } })).status).toBe(409);
+    const running = await t.call('POST', '/api/v1/extractions', { key: org.keys.actions, body: { documentId: docId } });
+    expect(running.status).toBe(422);
+    expect(Object.keys(running.body.error.fields)).toEqual(['documentId']);
     expect((await getDoc(docId)).body.data.extractionState).toBe('running');
     await completeJob(org.orgId, jobId, extractionResult(), new Date());
     const doc = (await getDoc(docId)).body.data;
@@ -213,15 +216,16 @@ describe('starting extractions, URLs and isolation', () => {
     expect(next.body.data.jobId).not.toBe(jobId);
     expect(s3.started.at(-1)).toMatchObject({ jobId: next.body.data.jobId, documentId: docId });
     const viaDoc = await t.call('POST', `/api/v1/documents/${docId}/extract`, { key: org.keys.actions });
-    expect(viaDoc.status).toBe(409);
+    expect(viaDoc.status).toBe(422);
   });
 
-  it('409 for a document whose upload has not arrived', async () => {
+  it('422 on documentId for a document whose upload has not arrived', async () => {
     const r = await uploadUrl({ fileName: 'pending.pdf', sizeBytes: 10 }, org.keys.actions);
     const start = await t.call('POST', '/api/v1/extractions', { key: org.keys.actions, body: { documentId: r.body.data.documentId } });
-    expect(start.status).toBe(409);
+    expect(start.status).toBe(422);
+    expect(start.body.error.fields).toEqual({ documentId: 'has not been uploaded yet; upload the file first' });
     expect(start.body.error.message).toContain('not been uploaded');
-    expect((await t.call('GET', `/api/v1/documents/${r.body.data.documentId}/download-url`, { key: org.keys.read })).status).toBe(409);
+    expect((await t.call('GET', `/api/v1/documents/${r.body.data.documentId}/download-url`, { key: org.keys.read })).status).toBe(422);
   });
 
   it('download and source URLs fetch the stored PDF for 5 minutes', async () => {

@@ -46,7 +46,8 @@ describe('404 not_found: unknown routes', () => {
     ['DELETE', '/api/v1/transactions'],
     ['PUT', '/api/v1/transactions'],
     ['GET', '/api/v2/health'],
-    ['GET', '/'],
+    ['POST', '/'],
+    ['GET', '/api/v1/'],
     ['POST', '/api/v1/health'],
   ])('%s %s without a key → 404', async (method, path) => {
     expectError(await t.call(method, path), 404, 'not_found');

@@ -4,7 +4,8 @@
  * mutated with generated bad input (test/support/fuzz-inputs.ts) and sent over HTTP to the local API. Every
  * answer must be below 500; every 4xx must be the envelope `{error:{code,message,fields?}}` with the code its
  * status stands for; a refused (4xx) request must store nothing (table and files compared before and after,
- * minus the pipeline's own per-request items, test/support/table-snapshot.ts). The table is scanned again only
+ * minus the pipeline's own per-request items, test/support/table-snapshot.ts). The valid body plus one unknown
+ * field must be a 422 `validation_error` naming that field (strict input, issue 25). The table is scanned again only
  * when the app's clients completed a write since the last scan (test/support/write-log.ts): most refused requests
  * write nothing, so about 400 scans stand for some 1,600.
  *
@@ -21,6 +22,7 @@ import { s3 as blobStore } from '#ports/blob-store';
 import { db } from '#db/client';
 import fc from 'fast-check';
 import { isImplemented, schemasOf } from '#api/operation';
+import { UNKNOWN_FIELD_MESSAGE } from '#api/strict';
 import { loadOperations, type ModuleOperation } from '#lib/registry';
 import { setClock } from '#ports/clock';
 import { startTestApi, type TestApi } from '../support/http-client.ts';
@@ -79,6 +81,9 @@ function spaceOf(op: ModuleOperation): OperationSpace {
     hasBody: s.body !== undefined,
   };
 }
+
+/** A body field no operation defines (a typo of `dueDate`, as in issue 25). */
+const UNKNOWN_FIELD = 'due';
 
 /** Cases every operation gets whatever the seed: the bug classes of issue 8 at their simplest. */
 function fixedCases(space: OperationSpace): Mutation[][] {
@@ -169,7 +174,7 @@ export async function fuzzEdge(shard: keyof typeof FUZZ_SHARDS): Promise<void> {
         const snap = await snapshot(storesFiles);
         return { snap, version: fx.version, writes: writesBefore };
       };
-      const check = async (mutations: Mutation[]) => {
+      const check = async (mutations: Mutation[], expectRefusal?: (status: number, text: string) => string | undefined) => {
         const valid = await fx.validRequest(op);
         const req = render(valid, mutations, await fx.credentials(op));
         await s3.idle();
@@ -186,6 +191,8 @@ export async function fuzzEdge(shard: keyof typeof FUZZ_SHARDS): Promise<void> {
           const envelope = envelopeProblem(res.status, res.headers['content-type'], res.text);
           if (envelope) problems.push(`not the envelope: ${envelope}`);
         }
+        const expected = expectRefusal?.(res.status, res.text);
+        if (expected) problems.push(expected);
         if (before.writes === writes.count) known = before; // nothing was written (no fixture is made during a request)
         else if (res.status >= 400 && res.status < 500) {
           const after = await scan();
@@ -201,6 +208,19 @@ export async function fuzzEdge(shard: keyof typeof FUZZ_SHARDS): Promise<void> {
         if (res.status < 300 && op.method !== 'GET') await fx.recheck();
         return res.status;
       };
+      // Strict input (issue 25): the valid body plus one field the operation does not define is a 422 naming it,
+      // and (checked by `check`, as for every refusal) stores nothing. Bodies that are objects only: a free-form
+      // map at the top would take any key. Sent before the valid request, whose effect (a workspace frozen for
+      // deletion) could refuse it first for another reason.
+      if (space.hasBody && shapeKeys(schemasOf(op).body).length) {
+        const status = await check([{ kind: 'body.set', path: [UNKNOWN_FIELD], value: '2026-12-01' }], (status, text) => {
+          const error = status === 422 ? (JSON.parse(text) as { error?: { code?: string; fields?: Record<string, string> } }).error : undefined;
+          return error?.code === 'validation_error' && error.fields?.[UNKNOWN_FIELD] === UNKNOWN_FIELD_MESSAGE
+            ? undefined
+            : `an unknown body field '${UNKNOWN_FIELD}' must be a 422 validation_error naming it`;
+        });
+        expect(status).toBe(422);
+      }
       // The unmutated request reaches the handler and succeeds: the cases below start from a valid request.
       expect(await check([])).toBe(200);
       const examples = fixedCases(space).map((c) => [c] as [Mutation[]]);

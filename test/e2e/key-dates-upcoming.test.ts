@@ -20,7 +20,7 @@ beforeAll(async () => {
   b = await createDeal(org, '2 Beta St');
   foreign = await createDeal(other, '3 Foreign St');
   await putKeyDates(t, org.keys.draft, a.id, [
-    { keyDateType: 'OptionPeriodEnd', dateValue: '2026-03-09' },
+    { keyDateType: 'OptionPeriodEnd', dateValue: '2026-03-09', isCustom: true },
     { keyDateType: 'InspectionDeadline', dateValue: '2026-03-10' },
     { keyDateType: 'ClosingDate', dateValue: '2026-03-25' },
   ]);

@@ -131,6 +131,24 @@ describe('POST /transactions/{transactionId}/key-dates', () => {
     expect(await list(deal.id)).toEqual([]);
   });
 
+  it('refuses a type outside the vocabulary unless isCustom is true, and an unknown item field, writing nothing (issue 25)', async () => {
+    const deal = await createDeal(org, '6b Typo St');
+    const typo = await upsert(deal.id, [{ keyDateType: 'Closing', dateValue: '2026-12-01' }]);
+    expect(typo.status).toBe(422);
+    expect(typo.body.error.code).toBe('validation_error');
+    expect(typo.body.error.fields).toEqual({ 'keyDates[0].keyDateType': expect.stringContaining('send isCustom: true') });
+    const notCustom = await upsert(deal.id, [{ keyDateType: 'Closing', dateValue: '2026-12-01', isCustom: false }]);
+    expect(notCustom.status).toBe(422);
+    const extra = await upsert(deal.id, [{ keyDateType: 'ClosingDate', dateValue: '2026-12-01', date: '2026-12-02' }]);
+    expect(extra.status).toBe(422);
+    expect(extra.body.error.fields).toEqual({ 'keyDates[0].date': 'is not a field of this body' });
+    expect(await list(deal.id)).toEqual([]);
+    expect(await kdEvents(deal.id)).toEqual([]);
+    const custom = await upsert(deal.id, [{ keyDateType: 'Closing', dateValue: '2026-12-01', isCustom: true }]);
+    expect(custom.status).toBe(200);
+    expect((await list(deal.id)).map((k) => [k.keyDateType, k.isCustom])).toEqual([['Closing', true]]);
+  });
+
   it('answers 404 for an unknown deal and 403 for a read-only key', async () => {
     const absent = await upsert(randomUUID(), [{ keyDateType: 'ClosingDate', dateValue: '2026-12-01' }]);
     expect(absent.status).toBe(404);

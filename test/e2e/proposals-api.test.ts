@@ -3,7 +3,7 @@
  * the changed key dates with the extraction's citations; list filters and pages; get shows evidence and
  * staleness; the payload is edited within what was proposed; approving writes through the manual key-date rules
  * (linked tasks move, `key_date.updated`) and marks it approved once; rejecting records the reason and leaves the
- * deal; a stale proposal (the date moved since) is refused with 409 and changes nothing. The proposals here come
+ * deal; a stale proposal (the date moved since) is refused with 422 and changes nothing. The proposals here come
  * from `proposeFromExtraction`, the function the pipeline's ExtractFields step calls (proposals-sources.test.ts
  * runs the real pipeline).
  */
@@ -113,14 +113,16 @@ describe('a proposal from an amendment', () => {
     expect(events.at(-1)!.data).toMatchObject({ keyDateType: 'ClosingDate', dateValue: '2030-04-30', previousValue: '2030-04-15' });
   });
 
-  it('a decided proposal cannot be approved, rejected or edited again (409)', async () => {
+  it('a decided proposal cannot be approved, rejected or edited again (422 naming the proposal id: these are not (IK))', async () => {
     for (const [method, path, body] of [
       ['POST', 'approve', undefined],
       ['POST', 'reject', { reason: 'late' }],
       ['PUT', 'payload', { parameters: { keyDates: [{ keyDateType: 'ClosingDate', dateValue: '2030-05-01' }] } }],
     ] as const) {
       const r = await call(method, `/api/v1/proposals/${id}/${path}`, org.keys.actions, body);
-      expect(r.status, path).toBe(409);
+      expect(r.status, path).toBe(422);
+      expect(r.body.error.code).toBe('validation_error');
+      expect(r.body.error.fields).toEqual({ id: 'proposal is already approved; only a pending proposal can change' });
       expect(r.body.error.message).toContain('already approved');
     }
     expect(dateOf(await getDeal(deal.id), 'ClosingDate')).toBe('2030-04-30');
@@ -134,15 +136,16 @@ describe('a proposal from an amendment', () => {
 });
 
 describe('stale and rejected proposals', () => {
-  it('a proposal whose key date moved since is shown stale and refused with 409; the deal keeps the manual date', async () => {
+  it('a proposal whose key date moved since is shown stale and refused with 422 on its id; the deal keeps the manual date', async () => {
     const { deal, proposal } = await dealWithAmendment('200 Stale St', { closingDate: '2030-05-06' });
     await call('PATCH', `/api/v1/transactions/${deal.id}/key-dates/ClosingDate`, org.keys.draft, { newValue: '2030-04-20' });
     const got = (await call('GET', `/api/v1/proposals/${proposal.id}`, org.keys.read)).body.data;
     expect(got).toMatchObject({ status: 'pending', stale: true, staleReasons: ['ClosingDate is now 2030-04-20 (was 2030-04-15 when proposed)'] });
     const before = await getDeal(deal.id);
     const r = await call('POST', `/api/v1/proposals/${proposal.id}/approve`, org.keys.actions);
-    expect(r.status).toBe(409);
-    expect(r.body.error.code).toBe('conflict');
+    expect(r.status).toBe(422);
+    expect(r.body.error.code).toBe('validation_error');
+    expect(r.body.error.fields.id).toMatch(/stale.*ClosingDate is now 2030-04-20/);
     expect(r.body.error.message).toMatch(/stale.*ClosingDate is now 2030-04-20/);
     const after = await getDeal(deal.id);
     expect(dateOf(after, 'ClosingDate')).toBe('2030-04-20');

@@ -67,6 +67,10 @@ describe('POST /transactions/{transactionId}/tasks', () => {
     expect(stranger.body.error.fields).toEqual({ assigneeUserId: 'is not a member of this organization' });
     const noDeal = await t.call('POST', `/api/v1/transactions/${randomUUID()}/tasks`, { key: org.keys.draft, body: { title: 'x' } });
     expect(noDeal.status).toBe(404);
+    // Issue 25: a typo of dueDate is refused, naming it, instead of a task with no due date.
+    const typo = await t.call('POST', `/api/v1/transactions/${deal.id}/tasks`, { key: org.keys.draft, body: { title: 'x', due: '2026-12-01' } });
+    expect(typo.status).toBe(422);
+    expect(typo.body.error.fields).toEqual({ due: 'is not a field of this body' });
     expect((await t.call('GET', `/api/v1/transactions/${deal.id}`, { key: org.keys.read })).body.data.tasks).toHaveLength(1);
   });
 });

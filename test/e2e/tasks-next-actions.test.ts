@@ -18,7 +18,7 @@ beforeAll(async () => {
   x = await createDeal(org, '1 Xray St');
   y = await createDeal(org, '2 Yankee St');
   await putKeyDates(t, org.keys.draft, x.id, [
-    { keyDateType: 'OptionPeriodEnd', dateValue: '2026-04-09' },
+    { keyDateType: 'OptionPeriodEnd', dateValue: '2026-04-09', isCustom: true },
     { keyDateType: 'InspectionDeadline', dateValue: '2026-04-12' },
     { keyDateType: 'ClosingDate', dateValue: '2026-06-30' },
   ]);

@@ -96,10 +96,11 @@ describe('filled TREC 20-18 → presigned upload → extraction → apply → de
     expect(deal.address).toBe(`${v.property.street}, ${v.property.city}, ${v.property.state} ${v.property.zip}`);
   });
 
-  it('applying the same job again is a 409 naming the deal', async () => {
+  it('applying the same job again is a 422 naming extractionJobId and the deal (the operation is not (IK): no 409)', async () => {
     const again = await api.call('POST', '/api/v1/transactions', { key: org.keys.actions, body: { extractionJobId: job.jobId } });
-    expect(again.status).toBe(409);
-    expect(again.body.error.code).toBe('conflict');
+    expect(again.status).toBe(422);
+    expect(again.body.error.code).toBe('validation_error');
+    expect(again.body.error.fields.extractionJobId).toContain(deal.id);
     expect(JSON.stringify(again.body.error)).toContain(deal.id);
   });
 });

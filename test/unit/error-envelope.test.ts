@@ -36,6 +36,22 @@ describe('toErrorResponse', () => {
     });
   });
 
+  it('a clash is a 409 only on an operation marked (IK); elsewhere a 422 whose fields name it (spec "Endpoints", issue 25)', () => {
+    const dup = new Conflict('A contact with email a@example.com already exists: c1.', { email: 'another contact of this organization has it (contactId c1)' });
+    const ik = toErrorResponse(dup, undefined, { idempotent: true, path: '/api/v1/transactions/{transactionId}/messages' });
+    expect(ik.statusCode).toBe(409);
+    expect(parse(ik.body).error).toEqual({ code: 'conflict', message: dup.message });
+
+    const plain = toErrorResponse(dup, undefined, { idempotent: false, path: '/api/v1/contacts' });
+    expect(plain.statusCode).toBe(422);
+    expect(parse(plain.body).error).toEqual({ code: 'validation_error', message: dup.message, fields: { email: 'another contact of this organization has it (contactId c1)' } });
+
+    // A clash that names no field is put on the operation's identifier.
+    const busy = toErrorResponse(new Conflict('The transaction kept changing; retry.'), undefined, { idempotent: false, path: '/api/v1/transactions/{transactionId}/status' });
+    expect(busy.statusCode).toBe(422);
+    expect(parse(busy.body).error.fields).toEqual({ transactionId: 'The transaction kept changing; retry.' });
+  });
+
   it('sends Retry-After: 60 with a 429', () => {
     const res = toErrorResponse(new RateLimitedError('write'));
 

@@ -36,4 +36,13 @@ describe('response conformance check', () => {
     expect(await check('GET', '/api/v1/health', 429, { error: { code: 'rate_limited', message: 'm' } })).toContain('429 without Retry-After');
     expect(await check('GET', '/api/v1/nothing-here', 404, { error: { code: 'not_found', message: 'm' } })).toEqual([]);
   });
+
+  it('refuses an error status the spec does not give the operation: 409 without (IK), 422 without validated input', async () => {
+    const conflict = { error: { code: 'conflict', message: 'm' } };
+    expect((await check('POST', '/api/v1/contacts', 409, conflict)).join()).toMatch(/status 409 is not one the spec gives createContact/);
+    expect(await check('POST', '/api/v1/transactions/0d3c8f4e-5b7a-4f0e-9a51-3c2b1d4e6f70/messages', 409, conflict)).toEqual([]);
+    const invalid = { error: { code: 'validation_error', message: 'm', fields: { x: 'y' } } };
+    expect((await check('GET', '/api/v1/health', 422, invalid)).join()).toMatch(/status 422 is not one the spec gives getHealth/);
+    expect(await check('POST', '/api/v1/contacts', 422, invalid)).toEqual([]);
+  });
 });

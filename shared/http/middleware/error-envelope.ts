@@ -17,7 +17,7 @@ export function errorEnvelope(): middy.MiddlewareObj<APIGatewayProxyEventV2, API
       if (!isExpectedError(request.error)) {
         logger.error('unexpected error', { requestId: request.context.awsRequestId, error: request.error instanceof Error ? request.error : String(request.error) });
       }
-      request.response = toErrorResponse(request.error, request.context.awsRequestId);
+      request.response = toErrorResponse(request.error, request.context.awsRequestId, state.op);
       if (state.principal) await countError(state.principal);
     },
   };

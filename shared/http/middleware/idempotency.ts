@@ -51,7 +51,7 @@ export function idempotency(): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGa
       const pk = stateOf(request).idempotencyPk;
       if (!pk) return;
       // Runs before the envelope middleware (onError runs innermost first): build the same envelope.
-      const response = toErrorResponse(request.error, request.context.awsRequestId);
+      const response = toErrorResponse(request.error, request.context.awsRequestId, stateOf(request).op);
       if (response.statusCode < 500) await completeIdempotencyKey(pk, response);
       else await releaseIdempotencyKey(pk);
     },

@@ -2,7 +2,8 @@
  * Parses the JSON body and validates path, query and body: first the generic check every value passes
  * (`#http/input-guard`: well-formed Unicode, no NUL, no key naming an `Object.prototype` member, finite
  * numbers, bounded depth), then the operation's zod schemas. Failures are 422 `validation_error` with `fields`
- * naming each bad field (`body` for a body that is not UTF-8 or not JSON).
+ * naming each bad field (`body` for a body that is not UTF-8 or not JSON). Body schemas are strict (`schemasOf`,
+ * shared/api/strict.ts): a field the operation does not define is named too, never dropped.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
@@ -13,19 +14,29 @@ import type { PipelineState } from '#http/context';
 import { schemasOf } from '#api/operation';
 import { dict } from '#domain/dict';
 import { inputProblems } from '#http/input-guard';
+import { UNKNOWN_FIELD_MESSAGE } from '#api/strict';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Turns zod issues into `fields`: dotted path (array indexes in brackets) → first message. */
+const dotted = (path: readonly PropertyKey[]): string =>
+  path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), '');
+
+/**
+ * Turns zod issues into `fields`: dotted path (array indexes in brackets) → first message. A key a strict body
+ * does not define (zod's `unrecognized_keys`, shared/api/strict.ts) is named itself: `{"due": "is not a field of
+ * this body"}`, `{"propertyAddress.zip": …}`.
+ */
 export function issuesToFields(issues: z.core.$ZodIssue[], prefix?: string): Record<string, string> {
   const fields = dict<string>();
+  const put = (name: string, message: string) => {
+    if (!Object.hasOwn(fields, name)) fields[name] = message;
+  };
   for (const issue of issues) {
-    const name =
-      issue.path.reduce<string>(
-        (acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),
-        '',
-      ) || prefix || 'body';
-    if (!Object.hasOwn(fields, name)) fields[name] = issue.message;
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) put(dotted([...issue.path, key]), UNKNOWN_FIELD_MESSAGE);
+      continue;
+    }
+    put(dotted(issue.path) || prefix || 'body', issue.message);
   }
   return fields;
 }
