@@ -139,7 +139,7 @@ export function serviceMetric(service: string, metricName: string, options: clou
 /**
  * One row (24 wide): webhook deliveries (succeeded, failed attempts, dropped; functions/webhook-delivery), breaker
  * trips and fan-out notification failures, extraction confidence (Percent, 0–100, per completed job:
- * functions/extraction-steps/extract-fields.ts) and the account's Lambda concurrency (AWS/Lambda, no dimension: every
+ * shared/use-cases/extract-fields.ts) and the account's Lambda concurrency (AWS/Lambda, no dimension: every
  * function of the account and region, this stack's and others', shares the unreserved pool).
  */
 export function serviceMetricWidgets(): cloudwatch.IWidget[] {

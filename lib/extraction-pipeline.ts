@@ -39,7 +39,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { DataKey } from './data-key.ts';
 import type { ExtractionErrorCode } from '#domain/extraction/types';
-import { OCR_PREFIX } from '#functions/extraction-steps/blocks';
+import { OCR_PREFIX } from '#ports/object-prefixes';
 import { DOCUMENT_PREFIX, EXTRACTION_STEPS, extractionDefinition, STEP_RESOURCE_VARIABLES, STEP_STATE_NAMES, type ExtractionStep } from './extraction-definition.ts';
 import { countLines } from './alarms/log-metric.ts';
 import { withRunbook, type RunbookAnchor } from './alarms/runbook.ts';

@@ -6,9 +6,7 @@
  */
 import type { OcrResult } from '#domain/extraction/types';
 import { getObjectBytes, putObject } from '#ports/blob-store';
-
-/** Key prefix of every blocks file (the bucket's lifecycle rule and the steps' S3 grants use it). */
-export const OCR_PREFIX = 'ocr/';
+import { OCR_PREFIX } from '#ports/object-prefixes';
 
 /** An `OcrResult` as stored: plus OCR warnings (e.g. Textract's `PAGES_FAILED on pages 3`), empty when none. */
 export type StoredOcrResult = OcrResult & { warnings?: string[] };

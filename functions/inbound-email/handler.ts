@@ -1,64 +1,18 @@
 /**
- * S3 `ObjectCreated` under `inbound/` (an SES receipt rule stores each received email there; locally the local
- * SMTP server does) → the email is threaded into its deal (shared/use-cases/messaging/receive-email.ts). The
- * envelope recipients come from the headers the receiver adds (`X-Original-To`, `Delivered-To`), besides To/Cc.
- * One failed record does not fail the others; a record that throws is retried by S3 → Lambda's async retries.
+ * Inbound-email worker (S3 `ObjectCreated` under `inbound/` of the inbound-mail bucket, or the local SMTP server's
+ * stand-in): the batch's keys go to shared/use-cases/messaging/stored-emails.ts, which threads each email into its
+ * deal and counts the outcomes. A record that throws is retried by S3 → Lambda's asynchronous retries.
  */
 import type { S3Event } from 'aws-lambda';
-import { getObjectBytes } from '#ports/blob-store';
-import { inboundMailDomain } from '#ports/mailer';
 import { clockNow } from '#ports/clock';
-import { receiveEmail, type InboundEmailOutcome } from '#use-cases/messaging/receive-email';
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { logger, metricSet, observedHandler, type MetricNameOf } from '#observability/powertools';
+import { INBOUND_PREFIX } from '#ports/object-prefixes';
+import { receiveStoredEmails } from '#use-cases/messaging/stored-emails';
+import type { InboundEmailOutcome } from '#use-cases/messaging/receive-email';
+import { observedHandler } from '#observability/powertools';
 
-/** Key prefix of received emails in the bucket. */
-export const INBOUND_PREFIX = 'inbound/';
+/** The object keys of a notification (S3 URL-encodes them, spaces as `+`), `inbound/` ones only. */
+export const inboundKeysOf = (event: S3Event): string[] =>
+  event.Records.map((r) => decodeURIComponent(r.s3.object.key.replace(/\+/g, ' '))).filter((key) => key.startsWith(INBOUND_PREFIX));
 
-/**
- * Recipients named by the receiving server's envelope headers of a raw message (the header section only, folded
- * lines unfolded as RFC 5322 §2.2.3 says): `X-Original-To`, `Delivered-To`, `X-Envelope-To` (the local SMTP server
- * writes `X-Original-To`), and the `for` clause of the topmost `Received` header, the one the receiving server added
- * (RFC 5321 §4.4; SES's names the recipient). They find a reply address that was only Bcc'd.
- * @returns bare addresses, in header order
- */
-export function envelopeRecipientsOf(raw: Buffer): string[] {
-  const head = raw.subarray(0, Math.min(raw.length, 64 * 1024)).toString('utf8').split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
-  const bare = (s: string) => s.trim().replace(/^<|>$/g, '');
-  const found: string[] = [];
-  for (const m of head.matchAll(/^(?:X-Original-To|Delivered-To|X-Envelope-To):\s*(.+)$/gim)) found.push(...m[1].split(',').map(bare));
-  const received = /^Received:(.*)$/im.exec(head)?.[1];
-  const forClause = received && /\bfor\s+(<[^>\s]+>|[^\s;<>]+@[^\s;<>]+)/i.exec(received);
-  if (forClause) found.push(bare(forClause[1]));
-  return found.filter(Boolean);
-}
-
-/** One metric per outcome (Count): outcomes are names, not a dimension, so a batch counts each under its own. */
-export const INBOUND_EMAIL_METRICS = metricSet(['InboundEmailsThreaded', 'InboundEmailsUnrouted', 'InboundEmailsDuplicate']);
-
-/** The metric each outcome counts under. */
-const OUTCOME_METRIC: Readonly<Record<InboundEmailOutcome['outcome'], MetricNameOf<typeof INBOUND_EMAIL_METRICS>>> = {
-  threaded: 'InboundEmailsThreaded',
-  unrouted: 'InboundEmailsUnrouted',
-  duplicate: 'InboundEmailsDuplicate',
-};
-
-/**
- * Metrics (Count, every invocation, 0 when none): `InboundEmailsThreaded`, `InboundEmailsUnrouted`,
- * `InboundEmailsDuplicate`, the batch's emails of each outcome.
- */
-export const handler = observedHandler(async (event: S3Event): Promise<InboundEmailOutcome[]> => {
-  const outcomes: InboundEmailOutcome[] = [];
-  for (const record of event.Records) {
-    const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
-    if (!key.startsWith(INBOUND_PREFIX)) continue;
-    const raw = Buffer.from(await getObjectBytes(key));
-    const result = await receiveEmail(raw, envelopeRecipientsOf(raw), inboundMailDomain(), clockNow());
-    logger.info('inbound email', { key, ...result });
-    outcomes.push(result);
-  }
-  for (const outcome of Object.keys(OUTCOME_METRIC) as InboundEmailOutcome['outcome'][]) {
-    INBOUND_EMAIL_METRICS.add(OUTCOME_METRIC[outcome], MetricUnit.Count, outcomes.filter((o) => o.outcome === outcome).length);
-  }
-  return outcomes;
-});
+/** Lambda handler. @returns each email's outcome, in record order */
+export const handler = observedHandler(async (event: S3Event): Promise<InboundEmailOutcome[]> => receiveStoredEmails(inboundKeysOf(event), clockNow));

@@ -1,60 +1,12 @@
 /**
- * Two-way SMS: AWS End User Messaging publishes each inbound text to an SNS topic as JSON
- * (`originationNumber`, `destinationNumber`, `messageBody`, `inboundMessageId`, …); each SNS record becomes one
- * `receiveSms` (keywords, opt-out, threading: shared/use-cases/messaging/receive-sms.ts). Locally `npm run sms --
- * reply` builds the same event.
+ * Inbound-SMS worker (AWS End User Messaging two-way SMS → SNS → here; locally `npm run sms -- reply`): the batch's
+ * records go to shared/use-cases/messaging/inbound-texts.ts, which parses, threads and counts each text.
  */
-import type { SNSEvent, SNSEventRecord } from 'aws-lambda';
+import type { SNSEvent } from 'aws-lambda';
 import { clockNow } from '#ports/clock';
-import { receiveSms, type InboundSms, type InboundSmsOutcome } from '#use-cases/messaging/receive-sms';
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { logger, metricSet, observedHandler } from '#observability/powertools';
+import { receiveTexts } from '#use-cases/messaging/inbound-texts';
+import type { InboundSmsOutcome } from '#use-cases/messaging/receive-sms';
+import { observedHandler } from '#observability/powertools';
 
-/**
- * The inbound text notification of AWS End User Messaging SMS (two-way messaging), the SNS message's JSON
- * (AWS End User Messaging SMS User Guide, "Two-way SMS messaging": message format).
- */
-export interface InboundSmsNotification {
-  /** The sender, E.164. */
-  originationNumber: string;
-  /** The number of this service it was sent to, E.164. */
-  destinationNumber: string;
-  /** The keyword the text matched (e.g. `STOP`), when it matched one. */
-  messageKeyword?: string;
-  messageBody: string;
-  inboundMessageId: string;
-  /** The id of the last message sent to the sender, when known. */
-  previousPublishedMessageId?: string;
-}
-
-/**
- * The text an SNS record carries, or undefined when it is not an inbound text notification (no sender or no id:
- * nothing to thread or deduplicate).
- * @throws SyntaxError when the message is not JSON
- */
-export function inboundSmsOf(record: SNSEventRecord): InboundSms | undefined {
-  const n = JSON.parse(record.Sns.Message) as Partial<InboundSmsNotification>;
-  if (typeof n.originationNumber !== 'string' || !n.originationNumber || typeof n.inboundMessageId !== 'string' || !n.inboundMessageId) return undefined;
-  return { from: n.originationNumber, to: n.destinationNumber || null, body: n.messageBody ?? '', providerMessageId: n.inboundMessageId };
-}
-
-/** The worker's metrics (dimension `service` only). */
-export const INBOUND_SMS_METRICS = metricSet(['InboundTexts', 'SmsOptOuts']);
-
-/** Metrics (Count): `InboundTexts`, and `SmsOptOuts` for STOP-type keywords. */
-export const handler = observedHandler(async (event: SNSEvent): Promise<InboundSmsOutcome[]> => {
-  const outcomes: InboundSmsOutcome[] = [];
-  for (const record of event.Records) {
-    const sms = inboundSmsOf(record);
-    if (!sms) {
-      logger.warn('not an inbound text notification; skipped', { snsMessageId: record.Sns.MessageId });
-      continue;
-    }
-    const outcome = await receiveSms(sms, clockNow());
-    logger.info('inbound text', { outcome, inboundMessageId: sms.providerMessageId });
-    outcomes.push(outcome);
-  }
-  INBOUND_SMS_METRICS.add('InboundTexts', MetricUnit.Count, outcomes.length);
-  INBOUND_SMS_METRICS.add('SmsOptOuts', MetricUnit.Count, outcomes.filter((o) => o === 'opted_out').length);
-  return outcomes;
-});
+/** Lambda handler (SNS subscription). @returns each text's outcome, in record order */
+export const handler = observedHandler(async (event: SNSEvent): Promise<InboundSmsOutcome[]> => receiveTexts(event.Records, clockNow));

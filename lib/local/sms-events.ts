@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { SNSEvent } from 'aws-lambda';
-import type { InboundSmsNotification } from '#functions/inbound-sms/handler';
+import type { InboundSmsNotification } from '#use-cases/messaging/inbound-texts';
 import type { InboundSmsOutcome } from '#use-cases/messaging/receive-sms';
 
 /** A text someone sends to the service's number. Numbers are E.164. */

@@ -32,7 +32,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
-import { INBOUND_PREFIX } from '#functions/inbound-email/handler';
+import { INBOUND_PREFIX } from '#ports/object-prefixes';
 import { nagResourceOf } from '../nag-resource.ts';
 import type { ServiceFunction } from '../service-function.ts';
 import type { MessagingSettings } from './settings.ts';

@@ -21,6 +21,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queueEncryption, type DataKey } from '../data-key.ts';
+import { scheduleTargetVariable as targetVariable } from '#ports/config';
 import type { ScheduleTarget } from '#ports/scheduler';
 import { nagResourceOf } from '../nag-resource.ts';
 import type { ServiceFunction } from '../service-function.ts';
@@ -135,6 +136,3 @@ export class MessageScheduler extends Construct {
     });
   }
 }
-
-/** `workspace-purge` → `SCHEDULE_TARGET_WORKSPACE_PURGE_ARN`, as shared/ports/scheduler/aws.ts reads it. */
-const targetVariable = (target: ScheduleTarget): string => `SCHEDULE_TARGET_${target.toUpperCase().replace(/-/g, '_')}_ARN`;

@@ -1,22 +1,23 @@
 /**
  * The DynamoDB document client, created once per process (module scope, reused across invocations).
- * Captured by the Tracer when tracing is on. Configuration comes from the environment: `TABLE_NAME`; `DYNAMODB_ENDPOINT` only for DynamoDB Local.
+ * Captured by the Tracer when tracing is on. Configuration comes from shared/ports/config.ts: `TABLE_NAME`; `DYNAMODB_ENDPOINT` only for DynamoDB Local.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { traced } from '#observability/powertools';
+import { config } from '#ports/config';
 
 let doc: DynamoDBDocumentClient | undefined;
 
 /** The shared document client (lazy, so tests and the local runtime can set the environment first). */
 export function db(): DynamoDBDocumentClient {
   if (!doc) {
-    const endpoint = process.env.DYNAMODB_ENDPOINT;
+    const endpoint = config.dynamodbEndpoint;
     const base = traced(new DynamoDBClient(
       endpoint
         ? {
             endpoint,
-            region: process.env.AWS_REGION ?? 'local',
+            region: config.awsRegion ?? 'local',
             credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
           }
         : {},
@@ -28,11 +29,9 @@ export function db(): DynamoDBDocumentClient {
   return doc;
 }
 
-/** The table name; throws when `TABLE_NAME` is unset (a deployment error, never a client one). */
+/** The table name (`TABLE_NAME`). @throws ConfigurationError when unset (a deployment error, never a client one) */
 export function tableName(): string {
-  const name = process.env.TABLE_NAME;
-  if (!name) throw new Error('TABLE_NAME is not set');
-  return name;
+  return config.tableName;
 }
 
 /** Drops the cached client (tests that switch endpoints). */

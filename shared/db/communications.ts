@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '#db/client';
+import { commsPk, gsi1, gsi2, messageRefPk } from '#db/keys';
 import type { TransactItem } from '#db/transact';
 import { NotFound } from '#domain/errors';
 
@@ -130,13 +131,11 @@ export function newCommunication(m: NewCommunication, at: Date): Communication {
   };
 }
 
-/** Partition of a deal's communications. */
-export const commsPk = (orgId: string, transactionId: string) => `ORG#${orgId}#TXN#${transactionId}#COMMS`;
 const messageSk = (m: Pick<Communication, 'createdAt' | 'id'>) => `MSG#${m.createdAt}#${m.id}`;
-const refKey = (orgId: string, messageId: string) => ({ PK: `ORG#${orgId}#MSG#${messageId}`, SK: 'MSG' });
+const refKey = (orgId: string, messageId: string) => ({ PK: messageRefPk(orgId, messageId), SK: 'MSG' });
 const providerRefKey = (provider: string, providerMessageId: string) => ({ PK: `PROVIDERMSG#${provider}#${providerMessageId}`, SK: 'REF' });
 /** GSI1 partition of an SMS conversation's messages. */
-export const threadMessagesGsi1 = (orgId: string, threadId: string) => `ORG#${orgId}#THREAD#${threadId}`;
+export const threadMessagesGsi1 = gsi1.threadMessages;
 
 /** The message item. */
 export function communicationItem(orgId: string, m: Communication) {
@@ -152,7 +151,7 @@ export function communicationItem(orgId: string, m: Communication) {
 }
 
 /** GSI2 partition of a contact's messages. */
-export const contactCommsGsi2 = (orgId: string, contactId: string) => `ORG#${orgId}#CONTACT#${contactId}#COMMS`;
+export const contactCommsGsi2 = gsi2.contactComms;
 
 /** A contact's most recent messages, newest first (GSI2). */
 export async function listContactCommunications(orgId: string, contactId: string, limit: number): Promise<Communication[]> {

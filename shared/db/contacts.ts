@@ -14,7 +14,7 @@ import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '#db/client';
 import { queryUpTo } from '#db/query-up-to';
-import { txnPk } from '#db/keys';
+import { contactEmailPk, contactPk, gsi1, txnPk } from '#db/keys';
 import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transact';
 import { NotFound } from '#domain/errors';
 import { CONTACT_ROLES } from '#domain/contact-roles';
@@ -44,14 +44,12 @@ export interface TransactionContact {
   linkedAt: string;
 }
 
-/** Partition key of a contact. */
-export const contactPk = (orgId: string, contactId: string) => `ORG#${orgId}#CONTACT#${contactId}`;
 /** GSI1 partition of the organization's contacts. */
-export const contactsGsi1 = (orgId: string) => `ORG#${orgId}#CONTACTS`;
+export const contactsGsi1 = gsi1.contacts;
 const contactKey = (orgId: string, contactId: string) => ({ PK: contactPk(orgId, contactId), SK: 'CONTACT' });
-const emailClaimKey = (orgId: string, email: string) => ({ PK: `ORG#${orgId}#CONTACTEMAIL#${email.toLowerCase()}`, SK: 'CONTACTEMAIL' });
+const emailClaimKey = (orgId: string, email: string) => ({ PK: contactEmailPk(orgId, email), SK: 'CONTACTEMAIL' });
 const linkKey = (orgId: string, l: Pick<TransactionContact, 'transactionId' | 'contactId' | 'role'>) => ({ PK: txnPk(orgId, l.transactionId), SK: `CONTACT#${l.contactId}#${l.role}` });
-const contactLinksGsi1 = (orgId: string, contactId: string) => `ORG#${orgId}#CONTACT#${contactId}#DEALS`;
+const contactLinksGsi1 = gsi1.contactDeals;
 const LINK_PREFIX = 'CONTACT#';
 
 /** The contact item at `version` (0 when created). */

@@ -9,7 +9,7 @@
  */
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
-import { commsPk } from '#db/communications';
+import { commsPk, gsi1, threadPk } from '#db/keys';
 import type { TransactItem } from '#db/transact';
 import { NotFound } from '#domain/errors';
 
@@ -28,8 +28,8 @@ export interface Conversation {
   createdAt: string;
 }
 
-const threadKey = (orgId: string, threadId: string) => ({ PK: `ORG#${orgId}#THREAD#${threadId}`, SK: 'THREAD' });
-const threadsGsi1 = (orgId: string) => `ORG#${orgId}#THREADS`;
+const threadKey = (orgId: string, threadId: string) => ({ PK: threadPk(orgId, threadId), SK: 'THREAD' });
+const threadsGsi1 = gsi1.threads;
 const pointerKey = (orgId: string, transactionId: string, phone: string) => ({ PK: commsPk(orgId, transactionId), SK: `THREAD#${phone}` });
 const routeKey = (phone: string) => ({ PK: `SMSROUTE#${phone}`, SK: 'ROUTE' });
 

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
+import { disclosurePk, gsi1 } from '#db/keys';
 import { transactWrite, type TransactItem } from '#db/transact';
 import { NotFound } from '#domain/errors';
 
@@ -56,8 +57,8 @@ export interface DisclosureActivity {
   at: string;
 }
 
-const pk = (orgId: string, packageId: string) => `ORG#${orgId}#DISC#${packageId}`;
-const dealList = (orgId: string, transactionId: string) => `ORG#${orgId}#TXN#${transactionId}#DISCS`;
+const pk = disclosurePk;
+const dealList = gsi1.dealDisclosures;
 const rcptKey = (orgId: string, packageId: string, recipientId: string) => ({ PK: pk(orgId, packageId), SK: `RCPT#${recipientId}` });
 
 const pick = <T>(i: Record<string, any>, keys: readonly (keyof T)[]): T => Object.fromEntries(keys.map((k) => [k, i[k as string] ?? null])) as T;

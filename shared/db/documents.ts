@@ -10,6 +10,7 @@
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
+import { documentPk, gsi1 } from '#db/keys';
 import { transactWrite, MAX_TRANSACT_ITEMS, type TransactItem } from '#db/transact';
 import type { Actor } from '#events/outbox';
 import { queryAll, transactionExistsCheck } from '#db/transactions';
@@ -49,12 +50,10 @@ export interface DocumentRecord {
   createdBy: string | null;
 }
 
-/** Partition key of a document. */
-export const documentPk = (orgId: string, documentId: string) => `ORG#${orgId}#DOC#${documentId}`;
 /** Key of a document item. */
 export const documentKeyOf = (orgId: string, documentId: string) => ({ PK: documentPk(orgId, documentId), SK: 'DOC' });
 /** GSI1 partition listing a deal's documents. */
-export const transactionDocsGsi1 = (orgId: string, transactionId: string) => `ORG#${orgId}#TXN#${transactionId}#DOCS`;
+export const transactionDocsGsi1 = gsi1.dealDocuments;
 /** GSI1 sort key: display order, then id. */
 export const docOrderSk = (order: number, documentId: string) => `${String(Math.max(0, Math.trunc(order))).padStart(10, '0')}#${documentId}`;
 

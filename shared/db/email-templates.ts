@@ -6,10 +6,11 @@
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
+import { emailTemplatesPk } from '#db/keys';
 import { transactWrite } from '#db/transact';
 import type { EmailTemplate } from '#domain/system-email-templates';
 
-const pk = (orgId: string) => `ORG#${orgId}#EMAILTPL`;
+const pk = emailTemplatesPk;
 const templateKey = (orgId: string, id: string) => ({ PK: pk(orgId), SK: `TPL#${id}` });
 const slugKey = (orgId: string, slug: string) => ({ PK: pk(orgId), SK: `SLUG#${slug}` });
 

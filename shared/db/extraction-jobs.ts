@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
+import { jobPk } from '#db/keys';
 import { transactWrite, type TransactItem } from '#db/transact';
 import { Conflict, NotFound } from '#domain/errors';
 import { documentKeyOf, findDocument, type DocumentRecord } from '#db/documents';
@@ -38,8 +39,6 @@ export interface ExtractionJob {
   appliedTransactionId: string | null;
 }
 
-/** Partition key of a job. */
-export const jobPk = (orgId: string, jobId: string) => `ORG#${orgId}#JOB#${jobId}`;
 /** Key of a job item. */
 export const jobKey = (orgId: string, jobId: string) => ({ PK: jobPk(orgId, jobId), SK: 'JOB' });
 
@@ -103,7 +102,9 @@ export async function createJob(orgId: string, input: { documentId: string; tran
       },
     });
   }
-  await transactWrite(items, () => new Conflict(`An extraction of document ${input.documentId} is already queued or running (job ${doc?.latestJobId ?? 'unknown'}).`));
+  await transactWrite(items, () => new Conflict(`An extraction of document ${input.documentId} is already queued or running (job ${doc?.latestJobId ?? 'unknown'}).`, {
+    documentId: `has an extraction queued or running (job ${doc?.latestJobId ?? 'unknown'})`,
+  }));
   return job;
 }
 

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
+import { formSubmissionPk, gsi1, gsi2 } from '#db/keys';
 import { queryUpTo } from '#db/query-up-to';
 import { transactWrite, type TransactItem } from '#db/transact';
 import { NotFound } from '#domain/errors';
@@ -28,9 +29,9 @@ export interface FormSubmission {
   receivedAt: string;
 }
 
-const pk = (orgId: string, id: string) => `ORG#${orgId}#FORMSUB#${id}`;
-const orgList = (orgId: string) => `ORG#${orgId}#FORMSUBS`;
-const dealList = (orgId: string, transactionId: string) => `ORG#${orgId}#TXN#${transactionId}#FORMSUBS`;
+const pk = formSubmissionPk;
+const orgList = gsi1.formSubmissions;
+const dealList = gsi2.dealFormSubmissions;
 
 const toSubmission = (i: Record<string, any>): FormSubmission => ({
   id: i.id,

@@ -11,6 +11,39 @@ export const usagePk = (orgId: string, keyId: string) => `ORG#${orgId}#USAGE#${k
 export const eventPk = (orgId: string, eventId: string) => `ORG#${orgId}#EVENT#${eventId}`;
 export const proposalPk = (orgId: string, proposalId: string) => `ORG#${orgId}#PROPOSAL#${proposalId}`;
 
+/** A deal's communications partition: messages, plus the reply-address and SMS-thread pointers (shared/db/communications.ts). */
+export const commsPk = (orgId: string, transactionId: string) => `${txnPk(orgId, transactionId)}#COMMS`;
+/** Reference item locating a message in its deal's communications partition (status updates, replies). */
+export const messageRefPk = (orgId: string, messageId: string) => `ORG#${orgId}#MSG#${messageId}`;
+/** An SMS conversation (shared/db/conversations.ts). */
+export const threadPk = (orgId: string, threadId: string) => `ORG#${orgId}#THREAD#${threadId}`;
+/** A contact (shared/db/contacts.ts). */
+export const contactPk = (orgId: string, contactId: string) => `ORG#${orgId}#CONTACT#${contactId}`;
+/** The claim of an email address by one contact; the address is lower-cased. */
+export const contactEmailPk = (orgId: string, email: string) => `ORG#${orgId}#CONTACTEMAIL#${email.toLowerCase()}`;
+/** A document (shared/db/documents.ts). */
+export const documentPk = (orgId: string, documentId: string) => `ORG#${orgId}#DOC#${documentId}`;
+/** An extraction job (shared/db/extraction-jobs.ts). */
+export const jobPk = (orgId: string, jobId: string) => `ORG#${orgId}#JOB#${jobId}`;
+/** A disclosure package with its recipients and activity (shared/db/disclosures.ts). */
+export const disclosurePk = (orgId: string, packageId: string) => `ORG#${orgId}#DISC#${packageId}`;
+/** A public form submission (shared/db/form-submissions.ts). */
+export const formSubmissionPk = (orgId: string, submissionId: string) => `ORG#${orgId}#FORMSUB#${submissionId}`;
+/** The organization's email templates and their slugs (shared/db/email-templates.ts). */
+export const emailTemplatesPk = (orgId: string) => `ORG#${orgId}#EMAILTPL`;
+/** A scheduled message (shared/db/scheduled-messages.ts). */
+export const scheduledMessagePk = (orgId: string, messageId: string) => `ORG#${orgId}#SCHEDMSG#${messageId}`;
+/** The id in a {@link scheduledMessagePk} value, else undefined (the workspace purge finds schedules to delete). */
+export const scheduledMessageIdOfPk = (pk: string): string | undefined => /^ORG#[^#]+#SCHEDMSG#([^#]+)$/.exec(pk)?.[1];
+/** A webhook subscription's deliveries and attempts (shared/db/webhook-deliveries.ts). */
+export const webhookPk = (orgId: string, subscriptionId: string) => `ORG#${orgId}#WEBHOOK#${subscriptionId}`;
+/** A member's in-app notifications (shared/db/notifications.ts). */
+export const notificationsPk = (orgId: string, userId: string) => `ORG#${orgId}#USER#${userId}#NOTIFS`;
+/** A member's devices registered for push (shared/db/notifications.ts). */
+export const devicesPk = (orgId: string, userId: string) => `ORG#${orgId}#USER#${userId}#DEVICES`;
+/** A partner (shared/db/partners.ts); partners are not organizations. */
+export const partnerPk = (partnerId: string) => `PARTNER#${partnerId}`;
+
 /** OAuth 2.1 authorization-server items (shared/db/oauth.ts). Codes and tokens are keyed by their SHA-256. */
 export const oauthPk = {
   client: (clientId: string) => `OAUTHCLIENT#${clientId}`,
@@ -31,6 +64,22 @@ export const gsi1 = {
   oauthGrants: (userId: string, clientId: string) => `OAUTHGRANTS#${userId}#${clientId}`,
   /** Organizations provisioned by one partner (shared/db/partners.ts). */
   partnerOrgs: (partnerId: string) => `PARTNER#${partnerId}#ORGS`,
+  /** The organization's contacts by name. */
+  contacts: (orgId: string) => `ORG#${orgId}#CONTACTS`,
+  /** The deals one contact is linked to. */
+  contactDeals: (orgId: string, contactId: string) => `ORG#${orgId}#CONTACT#${contactId}#DEALS`,
+  /** A deal's documents in display order. */
+  dealDocuments: (orgId: string, transactionId: string) => `${txnPk(orgId, transactionId)}#DOCS`,
+  /** A deal's disclosure packages. */
+  dealDisclosures: (orgId: string, transactionId: string) => `${txnPk(orgId, transactionId)}#DISCS`,
+  /** A deal's pending scheduled messages (sparse: removed once sent, cancelled or failed). */
+  dealScheduledMessages: (orgId: string, transactionId: string) => `${txnPk(orgId, transactionId)}#SCHEDULED`,
+  /** The organization's form submissions, newest first. */
+  formSubmissions: (orgId: string) => `ORG#${orgId}#FORMSUBS`,
+  /** The organization's SMS conversations by latest activity. */
+  threads: (orgId: string) => `ORG#${orgId}#THREADS`,
+  /** The messages of one SMS conversation (the same value as the conversation's {@link threadPk}). */
+  threadMessages: (orgId: string, threadId: string) => threadPk(orgId, threadId),
 };
 
 /** GSI2 partitions. */
@@ -38,6 +87,10 @@ export const gsi2 = {
   transactionsByStatus: (orgId: string, status: string) => `ORG#${orgId}#TXNSTATUS#${status.toLowerCase()}`,
   /** Memberships of one email address across organizations (sign-in of the OAuth consent step). */
   userByEmail: (email: string) => `USEREMAIL#${email.trim().toLowerCase()}`,
+  /** The messages involving one contact. */
+  contactComms: (orgId: string, contactId: string) => `ORG#${orgId}#CONTACT#${contactId}#COMMS`,
+  /** A deal's form submissions. */
+  dealFormSubmissions: (orgId: string, transactionId: string) => `${txnPk(orgId, transactionId)}#FORMSUBS`,
 };
 
 /** Sort key of a timestamped child: ISO time first so the collection reads in time order. */

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
+import { devicesPk, notificationsPk } from '#db/keys';
 import type { NotificationDraft } from '#domain/notifications';
 
 export interface Notification {
@@ -21,8 +22,8 @@ export interface Notification {
   readAt: string | null;
 }
 
-const notifPk = (orgId: string, userId: string) => `ORG#${orgId}#USER#${userId}#NOTIFS`;
-const devicePk = (orgId: string, userId: string) => `ORG#${orgId}#USER#${userId}#DEVICES`;
+const notifPk = notificationsPk;
+const devicePk = devicesPk;
 
 /**
  * Stores `n` for `userId` (id = the event's id: one notification per event and member).

@@ -11,12 +11,12 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
-import { apiKeyPk, gsi1, orgPk } from '#db/keys';
+import { apiKeyPk, gsi1, orgPk, partnerPk } from '#db/keys';
 import { createApiKey, hashKey, listApiKeys } from '#db/api-keys';
 import { orgItemKey, type Organization } from '#db/orgs';
 import type { Scope } from '#api/types';
 
-const partnerKey = (partnerId: string) => ({ PK: `PARTNER#${partnerId}`, SK: 'PARTNER' });
+const partnerKey = (partnerId: string) => ({ PK: partnerPk(partnerId), SK: 'PARTNER' });
 
 /** The permissions a partner key can be given (ticked in the console; here the operator CLI). */
 export const PARTNER_PERMISSIONS: readonly Scope[] = ['read', 'actions'];
@@ -76,7 +76,7 @@ export async function listPartnerOrgs(partnerId: string, limit: number, offset: 
   };
 }
 
-/** AI generations used in the pool period `periodKey` (`YYYY-MM`). Nothing consumes the pool yet (README). */
+/** AI generations used in the pool period `periodKey` (`YYYY-MM`). Nothing consumes the pool yet (docs/oauth-and-partners.md). */
 export async function aiPoolUsed(orgId: string, periodKey: string): Promise<number> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: `AIPOOL#${periodKey}` } }));
   return Number(out.Item?.used ?? 0);

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '#db/client';
-import { commsPk } from '#db/communications';
+import { commsPk } from '#db/keys';
 import { transactWrite } from '#db/transact';
 
 const pointerKey = (orgId: string, transactionId: string) => ({ PK: commsPk(orgId, transactionId), SK: 'REPLYTO' });

@@ -9,6 +9,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '#db/client';
+import { gsi1, scheduledMessageIdOfPk, scheduledMessagePk } from '#db/keys';
 import type { TransactItem } from '#db/transact';
 import { NotFound } from '#domain/errors';
 
@@ -47,14 +48,13 @@ export interface ScheduledMessage {
   error: string | null;
 }
 
-const key = (orgId: string, id: string) => ({ PK: `ORG#${orgId}#SCHEDMSG#${id}`, SK: 'SCHED' });
+const key = (orgId: string, id: string) => ({ PK: scheduledMessagePk(orgId, id), SK: 'SCHED' });
 
 /** The scheduled message id of an item key of this module (the purge finds schedules to delete), else undefined. */
 export function scheduledMessageIdOfKey(k: { PK: string; SK: string }): string | undefined {
-  const m = k.SK === 'SCHED' ? /^ORG#[^#]+#SCHEDMSG#([^#]+)$/.exec(k.PK) : null;
-  return m?.[1];
+  return k.SK === 'SCHED' ? scheduledMessageIdOfPk(k.PK) : undefined;
 }
-const dealGsi1 = (orgId: string, transactionId: string) => `ORG#${orgId}#TXN#${transactionId}#SCHEDULED`;
+const dealGsi1 = gsi1.dealScheduledMessages;
 
 function toScheduledMessage(item: Record<string, any>): ScheduledMessage {
   const { id, transactionId, status, sendAt, scheduledLocal, scheduledTimezone, email, scheduleName, createdBy, createdAt, updatedAt, sentMessageId, error } = item;

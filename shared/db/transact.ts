@@ -9,7 +9,8 @@ import { Conflict } from '#domain/errors';
 
 /**
  * Another transaction was writing the same items at the same moment (DynamoDB cancels with `TransactionConflict`).
- * A 409 to the caller unless a use case retries it (shared/use-cases/optimistic.ts does).
+ * A `Conflict` to the caller (409 or 422, shared/http/errors.ts) unless a use case retries it
+ * (shared/use-cases/optimistic.ts does).
  */
 export class WriteConflict extends Conflict {
   constructor() {

@@ -11,6 +11,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from '#db/client';
+import { webhookPk } from '#db/keys';
 
 const RETENTION_SECONDS = 30 * 86_400;
 
@@ -41,7 +42,7 @@ export interface DeliveryAttempt {
   outcome: DeliveryStatus | 'retrying';
 }
 
-const partition = (orgId: string, subscriptionId: string) => `ORG#${orgId}#WEBHOOK#${subscriptionId}`;
+const partition = webhookPk;
 const ttlFrom = (now: Date) => Math.floor(now.getTime() / 1000) + RETENTION_SECONDS;
 
 /**

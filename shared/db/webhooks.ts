@@ -12,9 +12,10 @@ import { orgPk } from '#db/keys';
 import { transactWrite } from '#db/transact';
 import { maskSecret, newSigningSecret } from '#events/signing';
 import { NotFound } from '#domain/errors';
+import { config } from '#ports/config';
 
 /** Consecutive failed deliveries that pause a subscription (when `circuitBreakerEnabled`). */
-export const CIRCUIT_BREAKER_THRESHOLD = Number(process.env.WEBHOOK_BREAKER_THRESHOLD ?? 20);
+export const CIRCUIT_BREAKER_THRESHOLD = config.webhookBreakerThreshold;
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 
 export interface WebhookSubscription {

@@ -1,6 +1,6 @@
 /**
  * Checklist templates (spec "Templates and forms": filtered by `category`, `complexity`, `side`, `state`,
- * `transactionType`; the vocabularies are not shown, README says which this service uses) and the pure rules
+ * `transactionType`; the vocabularies are not shown, docs/design-choices.md says which this service uses) and the pure rules
  * of applying one to a deal: which items a `scope` selects, which the applied contract rules out, and each
  * task's due date from the key date it follows.
  *

@@ -1,6 +1,6 @@
 /**
  * Plans of organizations provisioned by a partner (spec "Partner organizations": entitlements are plan, seats and the
- * AI fair-use pool). The spec shows no plan names or limits; these are this service's own (README "Partner tier").
+ * AI fair-use pool). The spec shows no plan names or limits; these are this service's own (docs/oauth-and-partners.md).
  */
 export interface Plan {
   id: string;

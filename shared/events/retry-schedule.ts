@@ -8,6 +8,7 @@
  * `WEBHOOK_RETRY_SCHEDULE` (comma-separated seconds, e.g. `1,1,2`) replaces the delays, so tests and the
  * local benchmark run the same logic compressed.
  */
+import { config } from '#ports/config';
 
 export const DEFAULT_RETRY_SCHEDULE_SECONDS = [60, 300, 1800, 7200, 21_600, 43_200] as const;
 
@@ -15,7 +16,7 @@ export const DEFAULT_RETRY_SCHEDULE_SECONDS = [60, 300, 1800, 7200, 21_600, 43_2
 const MAX_VISIBILITY_SECONDS = 43_200;
 
 /** Delays between attempts, in seconds. */
-export function retryScheduleSeconds(env: string | undefined = process.env.WEBHOOK_RETRY_SCHEDULE): number[] {
+export function retryScheduleSeconds(env: string | undefined = config.webhookRetrySchedule): number[] {
   if (!env) return [...DEFAULT_RETRY_SCHEDULE_SECONDS];
   const parts = env.split(',').map((s) => s.trim());
   const parsed = parts.map(Number);

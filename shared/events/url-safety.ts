@@ -8,6 +8,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
+import { config } from '#ports/config';
 
 const blocked = new net.BlockList();
 for (const [addr, prefix] of [
@@ -26,7 +27,7 @@ loopback.addAddress('::1', 'ipv6');
 /** Thrown for a URL or address a webhook may not target; `message` is safe to show the caller. */
 export class UnsafeWebhookUrl extends Error {}
 
-export const isLocalMode = () => process.env.LOCAL_MODE === 'true';
+export const isLocalMode = () => config.localMode;
 
 /** True for an address a deployed service may POST to. IPv4-mapped IPv6 is judged as its IPv4. */
 export function isPublicAddress(address: string): boolean {

@@ -45,7 +45,7 @@ export type MetricUnitValue = Parameters<Metrics['addMetric']>[1];
  * The metrics one module records, by name. Every metric of the service has exactly one dimension, `service` (the
  * function's `POWERTOOLS_SERVICE_NAME`), so each name a module lists is one CloudWatch custom metric per function
  * that bundles the module (US$0.30 per metric-month at list price). A dimension is chosen for the alarms that read
- * it (STYLE.md), and none reads a per-operation or per-outcome one: an operation, status or outcome is a separate
+ * it (../shared/STYLE.md rule 16), and none reads a per-operation or per-outcome one: an operation, status or outcome is a separate
  * name or an EMF property (`metrics.addMetadata`). test/unit/metric-dimensions.test.ts counts them.
  */
 export interface MetricSet<N extends string> {
@@ -91,6 +91,26 @@ export const tracer: Tracer | undefined = xray?.createTracer(serviceName);
  */
 export function traced<C>(client: C): C {
   return tracer ? tracer.captureAWSv3Client(client) : client;
+}
+
+/** What a request is known by, once the pipeline has learned it (`operationId` from the route, `orgId` from the credential). */
+export interface RequestKeys {
+  orgId?: string;
+  operationId?: string;
+}
+
+/**
+ * Records what the pipeline learned about the request: the keys are appended to every later log line of the
+ * invocation (dropped after it, `resetKeys`) and, when tracing is on, put as X-Ray annotations on the handler's
+ * subsegment, as Powertools' example app does with `tracer.putAnnotation`, so traces can be searched by tenant
+ * and operation (filter expression `annotation.orgId = "…"`). Empty or missing keys are skipped.
+ * @param via the Tracer to annotate with (the process's, undefined where tracing is off; tests pass their own)
+ */
+export function annotateRequest(keys: RequestKeys, via: Pick<Tracer, 'putAnnotation'> | undefined = tracer): void {
+  const known = Object.entries(keys).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length > 0);
+  if (known.length === 0) return;
+  logger.appendKeys(Object.fromEntries(known));
+  for (const [key, value] of known) via?.putAnnotation(key, value);
 }
 
 /**

@@ -21,6 +21,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { traced } from '#observability/powertools';
+import { config } from '#ports/config';
 
 /** s3rver's built-in access key pair (it refuses unknown access keys; it does not verify V4 signatures). */
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -34,12 +35,12 @@ let client: S3Client | undefined;
  */
 export function s3(): S3Client {
   if (!client) {
-    const endpoint = process.env.S3_ENDPOINT;
+    const endpoint = config.s3Endpoint;
     client = traced(new S3Client({
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       ...(endpoint
-        ? { endpoint, forcePathStyle: true, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { ...LOCAL_S3_CREDENTIALS } }
+        ? { endpoint, forcePathStyle: true, region: config.awsRegion ?? 'us-east-1', credentials: { ...LOCAL_S3_CREDENTIALS } }
         : {}),
     }));
   }
@@ -52,11 +53,9 @@ export function resetBlobStore(): void {
   client = undefined;
 }
 
-/** The documents bucket (`DOCUMENTS_BUCKET`). @throws Error when unset (a deployment error, never a client one) */
+/** The documents bucket (`DOCUMENTS_BUCKET`). @throws ConfigurationError when unset (a deployment error, never a client one) */
 export function documentsBucket(): string {
-  const name = process.env.DOCUMENTS_BUCKET;
-  if (!name) throw new Error('DOCUMENTS_BUCKET is not set');
-  return name;
+  return config.documentsBucket;
 }
 
 /**

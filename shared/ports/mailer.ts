@@ -6,6 +6,7 @@
  * local runtime's SMTP server (`LOCAL_SMTP_URL`), whatever the account, so nothing leaves the machine.
  */
 import type { MailAccount } from '#db/mail-accounts';
+import { config } from '#ports/config';
 
 /** An email ready to send. Addresses are bare (`name@example.com`); the sender has a display name. */
 export interface OutboundEmail {
@@ -56,7 +57,7 @@ let instance: Promise<Mailer> | undefined;
 
 /** The mailer for this environment (adapters are loaded on first use, so a bundle carries only what it runs). */
 export function mailer(): Promise<Mailer> {
-  instance ??= process.env.MAIL_TRANSPORT === 'local' ? import('#ports/mail/local').then((m) => m.localMailer()) : import('#ports/mail/aws').then((m) => m.awsMailer());
+  instance ??= config.localMail ? import('#ports/mail/local').then((m) => m.localMailer()) : import('#ports/mail/aws').then((m) => m.awsMailer());
   return instance;
 }
 
@@ -65,16 +66,12 @@ export function resetMailer(): void {
   instance = undefined;
 }
 
-/** The service's own sender when a member has no connected mailbox (`MAIL_FROM_ADDRESS`). @throws Error when unset */
+/** The service's own sender when a member has no connected mailbox (`MAIL_FROM_ADDRESS`). @throws ConfigurationError when unset */
 export function serviceSender(): string {
-  const address = process.env.MAIL_FROM_ADDRESS;
-  if (!address) throw new Error('MAIL_FROM_ADDRESS is not set');
-  return address;
+  return config.mailFromAddress;
 }
 
-/** The domain inbound replies are addressed to (`INBOUND_MAIL_DOMAIN`). @throws Error when unset */
+/** The domain inbound replies are addressed to (`INBOUND_MAIL_DOMAIN`). @throws ConfigurationError when unset */
 export function inboundMailDomain(): string {
-  const domain = process.env.INBOUND_MAIL_DOMAIN;
-  if (!domain) throw new Error('INBOUND_MAIL_DOMAIN is not set');
-  return domain;
+  return config.inboundMailDomain;
 }

@@ -27,13 +27,14 @@ import { ExtractionError, type OcrMethod, type OcrResult } from '#domain/extract
 import { GENERIC_QUERIES } from '#domain/extraction/queries';
 import { assertPageCount } from '#ports/ocr';
 import { traced } from '#observability/powertools';
+import { config } from '#ports/config';
 
 let client: TextractClient | undefined;
 
 /** The Textract client, created once per process (`TEXTRACT_ENDPOINT` overrides the endpoint, e.g. a stub), captured by the Tracer when tracing is on. */
 export function textract(): TextractClient {
   if (!client) {
-    const endpoint = process.env.TEXTRACT_ENDPOINT;
+    const endpoint = config.textractEndpoint;
     client = traced(new TextractClient(endpoint ? { endpoint } : {}));
   }
   return client;

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SentEmail } from '#ports/mailer';
+import { config } from '#ports/config';
 
 /** A plain-text email in the service's own name, to one recipient. */
 export interface PlainEmail {
@@ -27,7 +28,7 @@ let instance: Promise<PlainMailer> | undefined;
 /** The plain mailer for this environment (`MAIL_TRANSPORT=local` or AWS; adapters loaded on first use). */
 export function plainMailer(): Promise<PlainMailer> {
   instance ??=
-    process.env.MAIL_TRANSPORT === 'local'
+    config.localMail
       ? import('#ports/mail/local').then(({ localMailer }) => {
           const smtp = localMailer();
           return {

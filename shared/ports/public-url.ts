@@ -4,13 +4,14 @@
  * domain in AWS; the local runtime sets its own address); otherwise it is the HTTPS origin of the request being
  * served (API Gateway's `requestContext.domainName`), so no function needs the API's URL at deploy time.
  */
+import { config } from '#ports/config';
 
 /**
  * @param requestDomain the domain the current request came in on (`requestContext.domainName`)
  * @returns an origin without a trailing slash, e.g. `https://abc123.execute-api.us-east-1.amazonaws.com`
  */
 export function publicBaseUrl(requestDomain: string): string {
-  const configured = process.env.PUBLIC_BASE_URL;
+  const configured = config.publicBaseUrl;
   return (configured || `https://${requestDomain}`).replace(/\/+$/, '');
 }
 
@@ -21,7 +22,7 @@ export function publicBaseUrl(requestDomain: string): string {
  * domain.
  */
 export function requestOrigin(event: { headers?: Record<string, string | undefined>; requestContext: { domainName: string } }): string {
-  const configured = process.env.OAUTH_ISSUER || process.env.PUBLIC_BASE_URL;
+  const configured = config.oauthIssuer ?? config.publicBaseUrl;
   if (configured) return configured.replace(/\/+$/, '');
   const proto = event.headers?.['x-forwarded-proto'] === 'http' ? 'http' : 'https';
   return `${proto}://${event.requestContext.domainName}`;

@@ -5,6 +5,7 @@
  * `Publish` to it; with no platform application configured, push is off and nothing is sent. Locally
  * (`PUSH_TRANSPORT=local`) each push is appended to the sink file `LOCAL_PUSH_SINK` (JSON lines).
  */
+import { config } from '#ports/config';
 
 /** What a push carries. */
 export interface PushMessage {
@@ -29,7 +30,7 @@ let instance: Promise<PushSender> | undefined;
 
 /** The push sender for this environment (adapters loaded on first use). */
 export function pushSender(): Promise<PushSender> {
-  instance ??= process.env.PUSH_TRANSPORT === 'local' ? import('#ports/push/local').then((m) => m.localPush()) : import('#ports/push/aws').then((m) => m.snsPush());
+  instance ??= config.localPush ? import('#ports/push/local').then((m) => m.localPush()) : import('#ports/push/aws').then((m) => m.snsPush());
   return instance;
 }
 

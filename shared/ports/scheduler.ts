@@ -5,6 +5,7 @@
  * retried, then dead-lettered); locally (`SCHEDULER=local`) entries of the local runtime's schedule store, fired
  * by its poller against the request clock (lib/local/scheduler.ts).
  */
+import { config } from '#ports/config';
 
 /**
  * The workers a schedule can invoke: `scheduled-send` (a scheduled email), `workspace-purge` (a workspace's purge
@@ -37,7 +38,7 @@ let instance: Promise<Scheduler> | undefined;
 /** The scheduler for this environment (loaded on first use). */
 export function scheduler(): Promise<Scheduler> {
   instance ??=
-    process.env.SCHEDULER === 'local' ? import('#ports/scheduler/local').then((m) => m.localScheduler()) : import('#ports/scheduler/aws').then((m) => m.awsScheduler());
+    config.localScheduler ? import('#ports/scheduler/local').then((m) => m.localScheduler()) : import('#ports/scheduler/aws').then((m) => m.awsScheduler());
   return instance;
 }
 

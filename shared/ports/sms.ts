@@ -5,6 +5,7 @@
  * shared/ports/sms/local.ts; `npm run sms -- list` shows it). Opt-outs are checked by the caller before sending,
  * whatever the transport.
  */
+import { config } from '#ports/config';
 
 /** A text to send. `to` is E.164 (`+15125550143`). */
 export interface OutboundSms {
@@ -46,7 +47,7 @@ let instance: Promise<SmsSender> | undefined;
 
 /** The SMS sender for this environment (loaded on first use). */
 export function smsSender(): Promise<SmsSender> {
-  instance ??= process.env.SMS_TRANSPORT === 'local' ? import('#ports/sms/local').then((m) => m.localSms()) : import('#ports/sms/aws').then((m) => m.awsSms());
+  instance ??= config.localSms ? import('#ports/sms/local').then((m) => m.localSms()) : import('#ports/sms/aws').then((m) => m.awsSms());
   return instance;
 }
 

@@ -4,14 +4,15 @@
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { traced } from '#observability/powertools';
+import { config } from '#ports/config';
 
 let client: SQSClient | undefined;
 
 export function sqs(): SQSClient {
   if (!client) {
-    const endpoint = process.env.SQS_ENDPOINT;
+    const endpoint = config.sqsEndpoint;
     client = traced(
-      new SQSClient(endpoint ? { endpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+      new SQSClient(endpoint ? { endpoint, region: config.awsRegion ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     );
   }
   return client;
@@ -22,9 +23,7 @@ export function resetSqsClient(): void {
   client = undefined;
 }
 
-/** URL of the webhook delivery queue (`WEBHOOK_QUEUE_URL`). @throws Error when unset */
+/** URL of the webhook delivery queue (`WEBHOOK_QUEUE_URL`). @throws ConfigurationError when unset */
 export function webhookQueueUrl(): string {
-  const url = process.env.WEBHOOK_QUEUE_URL;
-  if (!url) throw new Error('WEBHOOK_QUEUE_URL is not set');
-  return url;
+  return config.webhookQueueUrl;
 }

@@ -5,6 +5,7 @@
  * from `OAUTH_LOCAL_KEY_FILE` when set (so tokens survive a restart of `npm start`). Only adapters read the
  * environment.
  */
+import { config } from '#ports/config';
 
 /** A JWK Set with the public signing key(s) (`kty`, `crv`, `x`, `y`, `kid`, `alg: ES256`, `use: sig`). */
 export interface Jwks {
@@ -28,9 +29,10 @@ let instance: Promise<TokenSigner> | undefined;
 
 /** The signer of this environment (the adapter is loaded on first use). */
 export function tokenSigner(): Promise<TokenSigner> {
-  instance ??= process.env.OAUTH_SIGNING_KEY_ID
-    ? import('#ports/token-signer/kms').then((m) => m.kmsTokenSigner(process.env.OAUTH_SIGNING_KEY_ID!))
-    : import('#ports/token-signer/local').then((m) => m.localTokenSigner(process.env.OAUTH_LOCAL_KEY_FILE));
+  const keyId = config.oauthSigningKeyId;
+  instance ??= keyId
+    ? import('#ports/token-signer/kms').then((m) => m.kmsTokenSigner(keyId))
+    : import('#ports/token-signer/local').then((m) => m.localTokenSigner(config.oauthLocalKeyFile));
   return instance;
 }
 

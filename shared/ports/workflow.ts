@@ -7,6 +7,7 @@
  */
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { logger, traced } from '#observability/powertools';
+import { config } from '#ports/config';
 
 /** Execution input of the extraction state machine. */
 export interface ExtractionWorkflowInput {
@@ -41,7 +42,7 @@ export function registerLocalWorkflowRunner(runner: LocalWorkflowRunner | undefi
 /** The Step Functions client (`SFN_ENDPOINT` overrides the endpoint, e.g. a stub), captured by the Tracer when tracing is on. */
 export function sfn(): SFNClient {
   if (!client) {
-    const endpoint = process.env.SFN_ENDPOINT;
+    const endpoint = config.stepFunctionsEndpoint;
     client = traced(new SFNClient(endpoint ? { endpoint } : {}));
   }
   return client;
@@ -69,8 +70,7 @@ export async function startExtractionWorkflow(input: ExtractionWorkflowInput): P
       .catch((err: unknown) => logger.error('local extraction workflow failed', { orgId: input.orgId, jobId: input.jobId, error: err }));
     return { mode: 'local', status: 'started' };
   }
-  const stateMachineArn = process.env.EXTRACTION_STATE_MACHINE_ARN;
-  if (!stateMachineArn) throw new Error('EXTRACTION_STATE_MACHINE_ARN is not set');
+  const stateMachineArn = config.extractionStateMachineArn;
   try {
     const out = await sfn().send(new StartExecutionCommand({ stateMachineArn, name: input.jobId, input: JSON.stringify(input) }));
     return { mode: 'aws', status: 'started', executionArn: out.executionArn! };

@@ -3,7 +3,7 @@
  * snapshot (`GET .../intake-status`) and the client portal (`GET .../portal-link`). Only a link token's hash is
  * stored, so a link's URL can be shown only when it is issued: each read issues fresh links, and the ones issued
  * before keep working until they expire or are revoked (`DELETE .../portal-link`, `DELETE .../form-links`: every
- * link of that kind issued so far stops working; README "Pages for clients").
+ * link of that kind issued so far stops working; docs/pages.md).
  */
 import { getTransactionHead, type Transaction } from '#db/transactions';
 import { createPageLink, newPageToken, pageLinkRevocationPut, type DealLinkKind, type PageTarget } from '#db/page-links';

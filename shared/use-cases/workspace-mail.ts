@@ -5,6 +5,7 @@
 import { getOrganization, getUser } from '#db/orgs';
 import { sendServiceEmail } from '#use-cases/service-mail';
 import { NotFound } from '#domain/errors';
+import { config } from '#ports/config';
 
 /** The owner's address. @throws NotFound when the organization or its owner is gone */
 export async function ownerAddress(orgId: string): Promise<{ email: string; workspaceName: string }> {
@@ -22,4 +23,4 @@ export const sendWorkspaceNotice = (to: string, subject: string, text: string): 
   sendServiceEmail({ to, fromName: 'Transaction-Coordination Service', subject, text });
 
 /** The API's public base URL (`PUBLIC_BASE_URL`, no trailing slash), or a placeholder when unset. */
-export const publicBaseUrl = (): string => (process.env.PUBLIC_BASE_URL ?? 'https://api.example.invalid').replace(/\/+$/, '');
+export const publicBaseUrl = (): string => (config.publicBaseUrl ?? 'https://api.example.invalid').replace(/\/+$/, '');

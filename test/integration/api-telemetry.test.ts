@@ -1,5 +1,5 @@
 /**
- * What one API request logs and emits, through the real pipeline on DynamoDB Local (issue 8, STYLE.md §13): JSON
+ * What one API request logs and emits, through the real pipeline on DynamoDB Local (issue 8, ../shared/STYLE.md §13): JSON
  * lines that carry `orgId` and `operationId` once known, one access line per request (status, latency, error
  * code), one EMF document with `Requests` and `Latency` (`RateLimited`, `ServerErrors` when they apply) whose only
  * dimension is `service`, the operation and status class riding along as properties (searchable in Logs Insights,

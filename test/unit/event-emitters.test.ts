@@ -1,5 +1,5 @@
 /**
- * Events have one owner (STYLE.md rule 14), checked by reading the sources: only use cases (shared/use-cases/) import
+ * Events have one owner (../shared/STYLE.md rule 14), checked by reading the sources: only use cases (shared/use-cases/) import
  * the outbox `Put` builder (shared/db/outbox.ts `outboxPut`), every call names its event type as a string literal,
  * and each type of the catalog (shared/events/catalog.ts) is emitted by exactly one call. The payload of each type
  * is checked by the compiler (`@ts-expect-error` below: `tsc --noEmit` fails if a wrong payload compiles).

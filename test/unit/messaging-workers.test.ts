@@ -13,9 +13,12 @@ vi.mock('#use-cases/messaging/receive-email', () => ({ receiveEmail: vi.fn(async
 vi.mock('#use-cases/messaging/scheduled-email', () => ({ sendScheduledEmail: vi.fn(async () => 'sent') }));
 vi.mock('#ports/blob-store', () => ({ getObjectBytes: vi.fn(async (key: string) => new TextEncoder().encode(`X-Original-To: reply+abcdefghijklmnopqrst@reply.test\r\nSubject: ${key}\r\n\r\nbody`)) }));
 
-const { toEmailEvent, handler: emailEvents } = await import('#functions/email-events/handler');
-const { inboundSmsOf, handler: inboundSms } = await import('#functions/inbound-sms/handler');
-const { envelopeRecipientsOf, handler: inboundEmail } = await import('#functions/inbound-email/handler');
+const { handler: emailEvents } = await import('#functions/email-events/handler');
+const { toEmailEvent } = await import('#use-cases/messaging/ses-events');
+const { handler: inboundSms } = await import('#functions/inbound-sms/handler');
+const { inboundSmsOf } = await import('#use-cases/messaging/inbound-texts');
+const { handler: inboundEmail } = await import('#functions/inbound-email/handler');
+const { envelopeRecipientsOf } = await import('#use-cases/messaging/stored-emails');
 const { handler: scheduledSend } = await import('#functions/scheduled-send/handler');
 const { recordEmailEvent } = await import('#use-cases/messaging/delivery-events');
 const { receiveSms } = await import('#use-cases/messaging/receive-sms');

@@ -18,10 +18,13 @@ vi.mock('#use-cases/workspace-purge', () => ({ purgeWorkspace: vi.fn() }));
 vi.mock('#db/share-links', () => ({ openShareLink: vi.fn(async () => undefined) }));
 vi.mock('#ports/blob-store', () => ({ getObjectBytes: vi.fn(async () => new TextEncoder().encode('Subject: hi\r\n\r\nThanks')), presignGet: vi.fn() }));
 
-const { handler: inboundEmail, INBOUND_EMAIL_METRICS } = await import('#functions/inbound-email/handler');
-const { handler: scheduledSend, SCHEDULED_SEND_METRICS } = await import('#functions/scheduled-send/handler');
+const { handler: inboundEmail } = await import('#functions/inbound-email/handler');
+const { INBOUND_EMAIL_METRICS } = await import('#use-cases/messaging/stored-emails');
+const { handler: scheduledSend } = await import('#functions/scheduled-send/handler');
+const { SCHEDULED_SEND_METRICS } = await import('#use-cases/scheduled-send');
 const { handler: workspacePurge, PURGE_METRICS } = await import('#functions/workspace-purge/handler');
-const { handler: publicLinks, PUBLIC_LINK_METRICS } = await import('#functions/public-links/handler');
+const { handler: publicLinks } = await import('#functions/public-links/handler');
+const { SHARE_LINK_METRICS } = await import('#use-cases/open-share-link');
 const { receiveEmail } = await import('#use-cases/messaging/receive-email');
 const { sendScheduledEmail } = await import('#use-cases/messaging/scheduled-email');
 const { sendReminder } = await import('#use-cases/reminder-send');
@@ -101,6 +104,6 @@ describe('public-links', () => {
   it('an unknown link counts as LinksNotFound', async () => {
     const res = await publicLinks({ routeKey: 'GET /l/{token}', pathParameters: { token: 'nope' } } as unknown as APIGatewayProxyEventV2);
     expect(res.statusCode).toBe(404);
-    expect(metricNames(onlyDocument(PUBLIC_LINK_METRICS.names))).toEqual(['LinksNotFound']);
+    expect(metricNames(onlyDocument(SHARE_LINK_METRICS.names))).toEqual(['LinksNotFound']);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Response schemas of the partner operations (spec "Partner organizations"; fields "not shown", so this service's
- * own, README "Partner tier"). None carries deal data.
+ * own, docs/oauth-and-partners.md "Partner tier"). None carries deal data.
  */
 import * as z from '#api/zod';
 import { id, nullableString, resource, timestamp } from '#api/responses/common';

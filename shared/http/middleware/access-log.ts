@@ -1,5 +1,5 @@
 /**
- * One access log line and the request metrics per API request (ARCHITECTURE.md "Request pipeline"). Sits just
+ * One access log line and the request metrics per API request (../shared/ARCHITECTURE.md "Request pipeline"). Sits just
  * inside the Powertools middlewares, so it sees every outcome: the operation's response, or the envelope the
  * error middleware made of a failure.
  *

@@ -10,8 +10,9 @@
  * Every 401 and 403 carries `WWW-Authenticate: Bearer` with `resource_metadata` naming the RFC 9728
  * protected-resource metadata, so an OAuth client (an MCP client) can find the authorization server.
  *
- * A workspace scheduled for deletion is frozen: a write other than those marked `whileFrozen` gets 409 `conflict`
- * (shared/domain/workspace-lifecycle.ts), checked on the key item authentication returned anyway.
+ * A workspace scheduled for deletion is frozen: a write other than those marked `whileFrozen` is refused with
+ * `WorkspaceFrozen` (shared/domain/workspace-lifecycle.ts; 422 naming `workspace`, or 409 on an (IK) operation),
+ * checked on the key item authentication returned anyway.
  *
  * Once the credential is known (a rate-limited one included), every log line of the request carries its `orgId`.
  */
@@ -22,7 +23,7 @@ import { authenticateAccessToken, TokenRejected } from '#use-cases/oauth';
 import { requestOrigin } from '#ports/public-url';
 import { authenticateAndCount, KeyRateLimited, KeyRejected, ORG_KEY_PREFIX, PARTNER_KEY_PREFIX, type Bucket } from '#db/api-keys';
 import { stateOf } from '#http/state';
-import { logger } from '#observability/powertools';
+import { annotateRequest } from '#observability/powertools';
 import { assertWritable } from '#domain/workspace-lifecycle';
 
 /** GET and HEAD use the read bucket; every other method the write bucket (spec "Limits"). */
@@ -89,12 +90,12 @@ async function check(request: middy.Request<APIGatewayProxyEventV2, APIGatewayPr
       } catch (err) {
         if (err instanceof KeyRejected || err instanceof TokenRejected) throw new UnauthorizedError('Invalid or revoked credential.');
         if (err instanceof KeyRateLimited) {
-          logger.appendKeys({ orgId: err.orgId });
+          annotateRequest({ orgId: err.orgId });
           throw new RateLimitedError(err.bucket);
         }
         throw err;
       }
-      logger.appendKeys({ orgId: state.principal.orgId });
+      annotateRequest({ orgId: state.principal.orgId });
       if (state.principal.kind !== (isPartnerOp ? 'partner' : 'org')) throw new UnauthorizedError('Wrong credential type.');
       // A partner key's permissions: `read` for the GET operations, `actions` for provisioning and seats.
       const needed = op.access === 'partner' ? (op.method === 'GET' ? 'read' : 'actions') : op.access;

@@ -10,7 +10,7 @@ import type { LambdaGroup } from '#api/types';
 import { RouteNotFoundError } from '#http/errors';
 import { clockNow } from '#ports/clock';
 import { stateOf } from '#http/state';
-import { logger } from '#observability/powertools';
+import { annotateRequest } from '#observability/powertools';
 
 /**
  * @param group the function's Lambda group
@@ -28,7 +28,7 @@ export function resolveOperation(group: LambdaGroup, ops: readonly RegisteredOpe
       const op = byRouteKey.get(request.event.routeKey);
       if (!op) throw new RouteNotFoundError(request.event.requestContext?.http?.method ?? '', request.event.rawPath);
       state.op = op;
-      logger.appendKeys({ operationId: op.operationId });
+      annotateRequest({ operationId: op.operationId });
     },
   };
 }

@@ -14,6 +14,7 @@ import type { MailAccount } from '#db/mail-accounts';
 import { MailRejected, type Mailer, type OutboundEmail, type SentEmail } from '#ports/mailer';
 import { mailOptions } from '#ports/mail/compose';
 import { rethrowSesFailure } from '#ports/mail/ses-errors';
+import { config } from '#ports/config';
 
 let ses: SESv2Client | undefined;
 let secrets: SecretsManagerClient | undefined;
@@ -33,7 +34,7 @@ async function sendWithSes(email: OutboundEmail): Promise<SentEmail> {
         // The envelope: the composed MIME carries no Bcc header (as it must not), so without it SES would deliver
         // to To and Cc only.
         Destination: { ToAddresses: email.to, CcAddresses: email.cc, BccAddresses: email.bcc },
-        ConfigurationSetName: process.env.SES_CONFIGURATION_SET || undefined,
+        ConfigurationSetName: config.sesConfigurationSet,
       }),
     );
     return { provider: 'ses', providerMessageId: out.MessageId! };

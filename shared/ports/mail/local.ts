@@ -6,14 +6,14 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Mailer } from '#ports/mailer';
 import { mailOptions } from '#ports/mail/compose';
+import { config } from '#ports/config';
 
 /** @throws Error on first send when `LOCAL_SMTP_URL` is unset */
 export function localMailer(): Mailer {
   let transport: Transporter | undefined;
   return {
     async send(email, via) {
-      const url = process.env.LOCAL_SMTP_URL;
-      if (!url) throw new Error('LOCAL_SMTP_URL is not set');
+      const url = config.localSmtpUrl;
       transport ??= nodemailer.createTransport({ url, ignoreTLS: true });
       const info = await transport.sendMail({
         ...mailOptions(email),

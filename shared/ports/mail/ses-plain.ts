@@ -7,6 +7,7 @@ import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { traced } from '#observability/powertools';
 import type { PlainEmail, PlainMailer } from '#ports/plain-mailer';
 import { rethrowSesFailure } from '#ports/mail/ses-errors';
+import { config } from '#ports/config';
 
 let ses: SESv2Client | undefined;
 
@@ -30,7 +31,7 @@ export function sesPlainMailer(): PlainMailer {
             FromEmailAddress: fromHeader(m.from.address, m.from.name),
             Destination: { ToAddresses: [m.to] },
             Content: { Simple: { Subject: { Data: m.subject, Charset: 'UTF-8' }, Body: { Text: { Data: m.text, Charset: 'UTF-8' } } } },
-            ConfigurationSetName: process.env.SES_CONFIGURATION_SET || undefined,
+            ConfigurationSetName: config.sesConfigurationSet,
           }),
         );
         return { provider: 'ses', providerMessageId: out.MessageId! };

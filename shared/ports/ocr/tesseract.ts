@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import type { Worker as NodeWorker } from 'node:worker_threads';
 import { ExtractionError } from '#domain/extraction/types';
 import type { LineSpec, WordSpec } from '#ports/ocr';
+import { config } from '#ports/config';
 
 type TesseractModule = typeof import('tesseract.js');
 type TesseractWorker = Awaited<ReturnType<TesseractModule['createWorker']>>;
@@ -67,8 +68,8 @@ const queue: { image: OcrImage; timeoutMs: number; resolve: (l: LineSpec[]) => v
  * at most 4 (each worker holds the language model, ~100 MB).
  */
 export function tesseractPoolSize(): number {
-  const env = Number(process.env.TESSERACT_WORKERS);
-  if (Number.isInteger(env) && env >= 1) return Math.min(16, env);
+  const workers = config.tesseractWorkers;
+  if (workers !== undefined) return Math.min(16, workers);
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 

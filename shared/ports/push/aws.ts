@@ -5,6 +5,7 @@
  */
 import { CreatePlatformEndpointCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import type { PushSender } from '#ports/push';
+import { config } from '#ports/config';
 
 let client: SNSClient | undefined;
 const sns = () => (client ??= new SNSClient({}));
@@ -13,7 +14,7 @@ const sns = () => (client ??= new SNSClient({}));
 export function snsPush(): PushSender {
   return {
     async send(to, m) {
-      const app = process.env.PUSH_PLATFORM_APPLICATION_ARN;
+      const app = config.pushPlatformApplicationArn;
       if (!app) return null;
       const endpoint = await sns().send(new CreatePlatformEndpointCommand({ PlatformApplicationArn: app, Token: to.pushToken, CustomUserData: to.deviceId }));
       const apns = JSON.stringify({ aps: { alert: { title: m.title, body: m.body } }, data: m.data });

@@ -7,20 +7,15 @@
 import { traced } from '#observability/powertools';
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { Scheduler, ScheduleTarget } from '#ports/scheduler';
+import { config } from '#ports/config';
 
 /** Retries of a failed invocation before the dead-letter queue. */
 export const SCHEDULE_RETRIES = 3;
 
 let client: SchedulerClient | undefined;
 
-const env = (name: string): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-};
-
 /** `scheduled-send` → `SCHEDULE_TARGET_SCHEDULED_SEND_ARN`. */
-const targetArn = (target: ScheduleTarget) => env(`SCHEDULE_TARGET_${target.toUpperCase().replace(/-/g, '_')}_ARN`);
+const targetArn = (target: ScheduleTarget) => config.scheduleTargetArn(target);
 
 export function awsScheduler(): Scheduler {
   return {
@@ -30,17 +25,17 @@ export function awsScheduler(): Scheduler {
         await client.send(
           new CreateScheduleCommand({
             Name: s.name,
-            GroupName: env('SCHEDULE_GROUP'),
+            GroupName: config.scheduleGroup,
             ScheduleExpression: `at(${s.at})`,
             ScheduleExpressionTimezone: s.timezone,
             FlexibleTimeWindow: { Mode: 'OFF' },
             ActionAfterCompletion: 'DELETE',
             Target: {
               Arn: targetArn(s.target),
-              RoleArn: env('SCHEDULER_ROLE_ARN'),
+              RoleArn: config.schedulerRoleArn,
               Input: JSON.stringify(s.payload),
               RetryPolicy: { MaximumRetryAttempts: SCHEDULE_RETRIES, MaximumEventAgeInSeconds: 3600 },
-              DeadLetterConfig: { Arn: env('SCHEDULER_DLQ_ARN') },
+              DeadLetterConfig: { Arn: config.schedulerDlqArn },
             },
           }),
         );
@@ -52,7 +47,7 @@ export function awsScheduler(): Scheduler {
     async delete(name) {
       client ??= traced(new SchedulerClient({}));
       try {
-        await client.send(new DeleteScheduleCommand({ Name: name, GroupName: env('SCHEDULE_GROUP') }));
+        await client.send(new DeleteScheduleCommand({ Name: name, GroupName: config.scheduleGroup }));
         return true;
       } catch (err) {
         if (err instanceof ResourceNotFoundException) return false;

@@ -5,14 +5,11 @@
  */
 import type { Scheduler } from '#ports/scheduler';
 import { addLocalSchedule, removeLocalSchedule } from '#ports/scheduler/local-store';
+import { config } from '#ports/config';
 
 /** @throws Error on first use when `LOCAL_SCHEDULE_STORE` is unset */
 export function localScheduler(): Scheduler {
-  const store = () => {
-    const file = process.env.LOCAL_SCHEDULE_STORE;
-    if (!file) throw new Error('LOCAL_SCHEDULE_STORE is not set');
-    return file;
-  };
+  const store = () => config.localScheduleStore;
   return {
     async create(s) {
       addLocalSchedule(store(), s);

@@ -7,6 +7,7 @@
 import { traced } from '#observability/powertools';
 import { ConflictException, PinpointSMSVoiceV2Client, SendTextMessageCommand, ValidationException } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { SmsRejected, type SmsSender } from '#ports/sms';
+import { config } from '#ports/config';
 
 let client: PinpointSMSVoiceV2Client | undefined;
 
@@ -16,8 +17,7 @@ export function awsSms(): SmsSender {
     answersKeywords: true,
     async send(sms) {
       client ??= traced(new PinpointSMSVoiceV2Client({}));
-      const origination = process.env.SMS_ORIGINATION_IDENTITY;
-      if (!origination) throw new Error('SMS_ORIGINATION_IDENTITY is not set');
+      const origination = config.smsOriginationIdentity;
       try {
         const out = await client.send(
           new SendTextMessageCommand({
@@ -25,7 +25,7 @@ export function awsSms(): SmsSender {
             OriginationIdentity: origination,
             MessageBody: sms.body,
             MessageType: 'TRANSACTIONAL',
-            ConfigurationSetName: process.env.SMS_CONFIGURATION_SET || undefined,
+            ConfigurationSetName: config.smsConfigurationSet,
           }),
         );
         return { provider: 'sms', providerMessageId: out.MessageId!, from: origination.startsWith('+') ? origination : null };

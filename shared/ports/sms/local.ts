@@ -7,6 +7,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { SmsSender } from '#ports/sms';
+import { config } from '#ports/config';
 
 /** The local runtime's own number when `LOCAL_SMS_FROM` is unset (555-01xx numbers are reserved for fiction). */
 export const DEFAULT_LOCAL_SMS_FROM = '+15550100000';
@@ -27,10 +28,9 @@ export function localSms(): SmsSender {
     // Nothing stands between the local sink and the "phone": the service answers keywords itself.
     answersKeywords: false,
     async send(sms) {
-      const file = process.env.LOCAL_SMS_SINK;
-      if (!file) throw new Error('LOCAL_SMS_SINK is not set');
+      const file = config.localSmsSink;
       const id = randomUUID();
-      const from = process.env.LOCAL_SMS_FROM ?? DEFAULT_LOCAL_SMS_FROM;
+      const from = config.localSmsFrom ?? DEFAULT_LOCAL_SMS_FROM;
       mkdirSync(path.dirname(file), { recursive: true });
       appendFileSync(file, JSON.stringify({ id, from, to: sms.to, body: sms.body, sentAt: new Date().toISOString() } satisfies SinkText) + '\n');
       return { provider: 'local', providerMessageId: id, from };
