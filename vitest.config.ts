@@ -6,12 +6,13 @@ import { defineConfig } from 'vitest/config';
 const env = { NO_COLOR: '1', AWS_REGION: 'local', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_TRACE_ENABLED: 'false' };
 
 /**
- * Unit files that vi.mock modules (found by reading them, so a new one cannot be forgotten): a shared module graph
- * would hand them, or the files after them, the wrong module.
+ * Unit files that vi.mock modules or set the environment before their imports (`vi.hoisted`), found by reading them so
+ * a new one cannot be forgotten: a shared module graph would hand them, or the files after them, modules built for
+ * another file (a mocked one, or a logger made under another log level).
  */
 const unitDir = new URL('./test/unit/', import.meta.url);
 const MOCKS_MODULES = readdirSync(unitDir, { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.test.ts') && readFileSync(new URL(f, unitDir), 'utf8').includes('vi.mock('))
+  .filter((f) => f.endsWith('.test.ts') && /vi\.(mock|hoisted)\(/.test(readFileSync(new URL(f, unitDir), 'utf8')))
   .map((f) => `test/unit/${f}`);
 
 export default defineConfig({
