@@ -79,7 +79,7 @@ describe('the synthesized assembly', () => {
     expect(task.status, task.text).toBe(200);
     const event = await until('task.created delivered', () => [...receiver.received.values()].find((e) => e.eventType === 'task.created'), 30_000, { detail: () => functionLogs(rt, 3) });
     expect(event.attempts).toBe(2);
-    expect(event.body.data.title ?? event.body.data.task?.title).toBe('Order the survey');
+    expect(event.body.data).toMatchObject({ transactionId: dealId, title: 'Order the survey' });
   }, 60_000);
   it('made only AWS calls the deployed IAM allows (roles, key, bucket and queue policies, evaluated offline)', () => expectOnlyAllowedCalls(rt, 'smoke-deals', 6), 60_000);
 });

@@ -88,7 +88,10 @@ const keyIdOf = (logicalId: string): string => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 };
 
-/** What `{ 'Fn::GetAtt': [logicalId, attr] }` returns for `type`. @throws Error on an attribute not modelled here */
+/**
+ * What `{ 'Fn::GetAtt': [logicalId, attr] }` returns for `type`. An attribute not modelled here resolves to a
+ * recognisable placeholder, `arn:aws:unknown:<region>:<account>:<type>/<name>/<attr>`, which no policy matches.
+ */
 export function arnOf(n: DeployedNaming, logicalId: string, type: string, attr: string, props: Record<string, any>): string {
   const name = physicalNameOf(n, logicalId, type, props);
   const { region, account } = n;
