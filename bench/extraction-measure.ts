@@ -14,7 +14,10 @@ import { compareFields, type ExpectedValues, type FieldComparison } from '#domai
 /** Rendering resolution of image-only pages, dpi: the adapter's default, set explicitly so the baseline matches. */
 export const OCR_DPI = 200;
 
-const ocr = createLocalOcr({ dpi: OCR_DPI });
+/** Per-page OCR timeout of the bench, ms: generous, since a shared 2-core machine can take minutes a page. */
+export const BENCH_PAGE_TIMEOUT_MS = 600_000;
+
+const ocr = createLocalOcr({ dpi: OCR_DPI, pageTimeoutMs: BENCH_PAGE_TIMEOUT_MS });
 
 const seconds = (t0: number) => (performance.now() - t0) / 1000;
 
@@ -80,7 +83,7 @@ export async function ocrPageSeconds(pdf: Uint8Array, pageNumber = 1): Promise<n
   try {
     const page = await doc.getPage(pageNumber);
     const t0 = performance.now();
-    await recognizeImage(await renderPage(page, OCR_DPI));
+    await recognizeImage(await renderPage(page, OCR_DPI), BENCH_PAGE_TIMEOUT_MS);
     const s = seconds(t0);
     page.cleanup();
     return s;

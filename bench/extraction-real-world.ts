@@ -1,7 +1,7 @@
 /**
  * The real-world part of `npm run bench:extraction`: the labelled variations of test/fixtures/real-world read
- * through the local OCR adapter and `extractContract` (text layer for all; image-only copies of the forms the
- * extractor does not recognize and of CBS1, read by tesseract), scored separately for recognized and
+ * through the local OCR adapter and `extractContract` (text layer for all; noisy image-only copies — rotated,
+ * speckled, stamped — of the forms the extractor does not recognize and of CBS1, read by tesseract), scored separately for recognized and
  * unrecognized forms: precision, recall, and the count of **confident wrong values** (a field reported with
  * confidence ≥ 0.5 whose value is not the label). The core fields — closing date, price, Effective Date, buyers,
  * sellers — are checked on every variation.
@@ -9,7 +9,7 @@
 import type { ContractFieldName } from '#domain/extraction/types';
 import { scoreComparisons, type FieldComparison } from '#domain/extraction/accuracy';
 import { REAL_WORLD_FIXTURES, type RealWorldFixture } from '#test/fixtures/real-world/index';
-import { imageOnlyCopy } from '#test/fixtures/trec/fill';
+import { noisyScanCopy } from '#test/fixtures/real-world/scan-noise';
 import { runContract, type ContractRun } from './extraction-measure.ts';
 import { fmt, table } from './stats.ts';
 
@@ -53,7 +53,8 @@ function resultOf(fx: RealWorldFixture, copy: RealWorldResult['copy'], run: Cont
 }
 
 /**
- * Reads every real-world fixture from its text layer, then the image-only copies (150 dpi) of `imageNames`.
+ * Reads every real-world fixture from its text layer, then the noisy image-only copies (150 dpi, slight rotation,
+ * speckle, a "RECEIVED" stamp: test/fixtures/real-world/scan-noise.ts) of `imageNames`.
  * @param log progress lines (stderr)
  */
 export async function benchRealWorld(imageNames: readonly string[], log: (m: string) => void): Promise<RealWorldResult[]> {
@@ -65,7 +66,7 @@ export async function benchRealWorld(imageNames: readonly string[], log: (m: str
     out.push(r);
   }
   for (const fx of REAL_WORLD_FIXTURES.filter((f) => imageNames.includes(f.name))) {
-    const pdf = await imageOnlyCopy(await fx.build(), 150);
+    const pdf = await noisyScanCopy(await fx.build(), 150);
     const r = resultOf(fx, 'image-only', await runContract(pdf, fx.expected));
     log(`real-world: ${fx.name} (image-only): ${r.formType}, ${r.rows.filter((x) => x.exact).length}/${r.rows.length} exact, ${r.confidentWrong.length} confident wrong, ${r.seconds.toFixed(1)} s`);
     out.push(r);

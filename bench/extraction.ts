@@ -19,7 +19,8 @@
  *    image-only contract is also read with one worker (pages in sequence, as before the pool) in the same run,
  *    for a before/after figure;
  *  - the real-world set (bench/extraction-real-world.ts): e-signed, reconstructed and unrecognized forms, with
- *    precision/recall for recognized and unrecognized forms and the count of confident wrong values.
+ *    precision/recall for recognized and unrecognized forms and the count of confident wrong values;
+ *  - calibration (bench/extraction-calibration.ts): per confidence band and per set, the share of values right.
  *
  * Targets (issue): ≥ 98% field accuracy on text-layer fixtures, ≥ 90% on image-only ones; ≤ 5 s per 11-page
  * text-layer contract, ≤ 90 s image-only; no confident (≥ 0.5) wrong value on an unrecognized form. Reported, never asserted: the process exits 0 whatever the numbers
@@ -41,6 +42,7 @@ import { ocrPageSeconds, runContract, textContentSeconds, type ContractRun } fro
 import { report, type ContractResult } from './extraction-report.ts';
 import { benchRealWorld, REAL_WORLD_IMAGE_SET, reportRealWorld } from './extraction-real-world.ts';
 import { median } from './stats.ts';
+import { calibrationReport } from './extraction-calibration.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_FILE = path.join(ROOT, '.bench', 'extraction.json');
@@ -177,13 +179,19 @@ async function main() {
     const realWorld = await benchRealWorld(process.argv.includes('--quick') ? [] : REAL_WORLD_IMAGE_SET, log);
     const { stdout, json } = report({ text, image, loadAvgStart, seconds: (Date.now() - started) / 1000, textRepeats: TEXT_REPEATS, outFile: path.relative(ROOT, OUT_FILE) });
     const rw = reportRealWorld(realWorld);
+    const calibration = calibrationReport({
+      'TREC text layer': text.flatMap((c) => c.rows),
+      'TREC image-only': image.flatMap((c) => c.rows),
+      'real-world text layer': realWorld.filter((r) => r.copy === 'text layer').flatMap((r) => r.rows),
+      'real-world image-only': realWorld.filter((r) => r.copy === 'image-only').flatMap((r) => r.rows),
+    });
     const pool = image.find((c) => c.name === oneWorker?.name);
     const speed = oneWorker && pool
       ? `Image-only, ${oneWorker.name}: ${oneWorker.seconds.toFixed(1)} s with one tesseract worker (pages in sequence, as before) vs ${pool.seconds.toFixed(1)} s with the pool of ${tesseractPoolSize()} (${(oneWorker.seconds / pool.seconds).toFixed(2)}× faster; same contract, same run)`
       : 'Image-only: not run';
     mkdirSync(path.dirname(OUT_FILE), { recursive: true });
-    writeFileSync(OUT_FILE, JSON.stringify({ ...(json as object), imageOneWorker: oneWorker, tesseractWorkers: tesseractPoolSize(), realWorld: rw.json }, null, 2) + '\n');
-    console.log(`${stdout}\n\n${speed}\n\n${rw.stdout}`);
+    writeFileSync(OUT_FILE, JSON.stringify({ ...(json as object), imageOneWorker: oneWorker, tesseractWorkers: tesseractPoolSize(), realWorld: rw.json, calibration: calibration.json }, null, 2) + '\n');
+    console.log(`${stdout}\n\n${speed}\n\n${rw.stdout}\n\n${calibration.stdout}`);
   } finally {
     await terminateLocalOcr();
   }

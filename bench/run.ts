@@ -32,7 +32,7 @@ import { writeGroupEntries } from '#lib/group-entries';
 import { WEBHOOK_WORKERS } from '#lib/table-access';
 import { addDays, dateOf } from '#domain/calendar';
 import { createKeyPool, KEY_BUDGET, type KeyPool } from './key-pool.ts';
-import { installRoundTripCounter, type RoundTripCounter } from './round-trips.ts';
+import { installRoundTripCounter, type Capacity, type RoundTripCounter } from './round-trips.ts';
 import { createHttpClient, runConcurrent, type HttpCall, type HttpClient } from './http-latency.ts';
 import { rawGetTransaction, rawListTransactions, rawUpsertKeyDate, type RawContext, type RawIteration } from './raw-dynamodb.ts';
 import { bundleBaseline, bundleGroups, measureInit, stopBundler } from './bundles.ts';
@@ -73,6 +73,8 @@ interface OpResult {
   ratioP50: number;
   roundTrips: { typical: number; max: number; distribution: Record<string, number>; sequence: string[]; aboveTypical: number };
   rawRoundTrips: number;
+  /** Median capacity per sequential HTTP request (auth included), from `ReturnConsumedCapacity`. */
+  capacity: Capacity;
   errors: string[];
 }
 
@@ -119,11 +121,13 @@ async function benchOperation(op: OpDef, client: HttpClient, pool: KeyPool, coun
   const httpMs: number[] = [];
   const rawIters: RawIteration[] = [];
   const perRequest: string[][] = [];
+  const perRequestCapacity: Capacity[] = [];
   const httpOnce = async (i: number) => {
     const call = op.http(op.warmup + i, await pool.acquire(op.bucket));
     const mark = counter.mark();
     const r = await client.send(call);
     perRequest.push(counter.since(mark));
+    perRequestCapacity.push(counter.capacitySince(mark));
     expectOk(r.status, r.body);
     httpMs.push(r.ms);
   };
@@ -170,6 +174,13 @@ async function benchOperation(op: OpDef, client: HttpClient, pool: KeyPool, coun
       aboveTypical: perRequest.filter((s) => s.length > typical).length,
     },
     rawRoundTrips: callNames.length,
+    capacity: {
+      read: median(perRequestCapacity.map((c) => c.read)),
+      write: median(perRequestCapacity.map((c) => c.write)),
+      indexWrite: median(perRequestCapacity.map((c) => c.indexWrite)),
+      items: median(perRequestCapacity.map((c) => c.items)),
+      scanned: median(perRequestCapacity.map((c) => c.scanned)),
+    },
     errors,
   };
 }
@@ -283,7 +294,7 @@ async function main() {
   const lambdaGroups = await loadGroups();
   const allOps = await loadOperations();
   const groupEntries = writeGroupEntries(allOps, lambdaGroups);
-  const xraySdkOf = (group: string) => bundlesXraySdk(allOps.filter((op) => op.group === group).flatMap((op) => op.uses));
+  const xraySdkOf = (_group: string) => bundlesXraySdk();
   log(`bundling ${lambdaGroups.length} groups + ${WEBHOOK_WORKERS.length} webhook workers + baseline with esbuild`);
   const bundleDir = path.join(OUT_DIR, 'bundles');
   const [baseline, s3Floor, groups] = await Promise.all([
@@ -355,6 +366,14 @@ function report(ops: OpResult[], bundles: { name: string; kb: number; initMs: nu
     table(
       ['operation', 'typical', 'max', 'distribution', 'raw', 'calls (typical request)'],
       ops.map((o) => [o.name, o.roundTrips.typical, o.roundTrips.max, Object.entries(o.roundTrips.distribution).map(([k, v]) => `${k}:${v}`).join(' '), o.rawRoundTrips, o.roundTrips.sequence.join(' → ')]),
+    ),
+  );
+  out.push('');
+  out.push('DynamoDB capacity per HTTP request (auth included; median of the sequential requests; ReturnConsumedCapacity INDEXES asked by the bench\'s middleware)');
+  out.push(
+    table(
+      ['operation', 'read units', 'write units', 'of which GSI writes', 'items read', 'items evaluated'],
+      ops.map((o) => [o.name, fmt(o.capacity.read, 1), fmt(o.capacity.write, 1), fmt(o.capacity.indexWrite, 1), o.capacity.items, o.capacity.scanned]),
     ),
   );
   out.push('');

@@ -23,6 +23,8 @@
  *     (bin/admin-partner-keys.ts)
  *   oauth disconnect --user USER_ID --client CLIENT_ID   (revokes every token of that user and application)
  *   oauth backfill-sign-in   (once, after upgrading a table from before OAuth: members get their sign-in email entry)
+ *   table backfill-indexes   (once, after deploying issue 24's indexes: keys to GSI4, open-task and open key-date
+ *                     entries, search tokens; docs/indexes.md)
  *
  * Output is JSON on stdout; errors go to stderr with exit code 1 (usage) or 2 (not found).
  */
@@ -47,7 +49,8 @@ const USAGE = `usage:
   npm run admin -- partner key-usage --partner PARTNER_ID --key-id KEY_ID (--usage-plan-id ID | --stack NAME) [--start YYYY-MM-DD] [--end YYYY-MM-DD]
   npm run admin -- partner key-usage --partner PARTNER_ID --key-id KEY_ID --usage-key VALUE
   npm run admin -- oauth disconnect --user USER_ID --client CLIENT_ID
-  npm run admin -- oauth backfill-sign-in`;
+  npm run admin -- oauth backfill-sign-in
+  npm run admin -- table backfill-indexes`;
 
 const SCOPES: Scope[] = ['read', 'draft', 'actions'];
 
@@ -180,6 +183,7 @@ async function run(argv: string[]): Promise<unknown> {
     }
   }
   if (noun === 'oauth' && verb === 'backfill-sign-in') return { membersUpdated: await orgs.backfillMemberEmailIndex() };
+  if (noun === 'table' && verb === 'backfill-indexes') return (await import('#db/index-backfill')).backfillIndexes();
   if (noun === 'oauth' && verb === 'disconnect') {
     const { revokeUserClient } = await import('#use-cases/oauth');
     return { revokedGrants: await revokeUserClient(need('user'), need('client'), new Date()) };

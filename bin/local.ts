@@ -33,8 +33,8 @@ async function main() {
     }
     throw err;
   }
-  // Lets `npm run admin` and `npm run sms` reach this DynamoDB Local while it runs.
-  writeRuntimeFile(DATA_DIR, { endpoint: runtime.dynamoEndpoint, tableName: TABLE, pid: process.pid, baseUrl: runtime.baseUrl });
+  // Lets `npm run admin`, `npm run sms` and `npm run mail` reach this DynamoDB Local while it runs.
+  writeRuntimeFile(DATA_DIR, { endpoint: runtime.dynamoEndpoint, tableName: TABLE, pid: process.pid, baseUrl: runtime.baseUrl, smtpUrl: runtime.messaging.smtp.url });
 
   let creds = existsSync(CREDENTIALS) ? JSON.parse(readFileSync(CREDENTIALS, 'utf8')) : undefined;
   if (!creds) {

@@ -1,7 +1,7 @@
 /**
  * `npm run outbox [-- --json]`: what the local runtime sent and received, newest last — the emails its SMTP server
- * got (time, from, to, subject, `.eml` file) and the texts of its SMS sink (and texts simulated with
- * `npm run sms -- reply`). Reads the files under `DATA_DIR` (default `.data`); `npm start` need not be running.
+ * got (time, from, to, subject, `.eml` file, then each link the email carries, decoded) and the texts of its SMS
+ * sink (and texts simulated with `npm run sms -- reply`). Answer an email with `npm run mail -- reply`. Reads the files under `DATA_DIR` (default `.data`); `npm start` need not be running.
  * `--json` prints the entries as a JSON array (lib/local/outbox.ts `OutboxEntry`).
  */
 import { parseArgs } from 'node:util';

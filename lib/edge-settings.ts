@@ -63,7 +63,7 @@ export const ROUTE_THROTTLES = {
  */
 export function routeThrottleOf(op: Pick<RegisteredOperation, 'method' | 'uses'>): RouteThrottle | undefined {
   const uses = op.uses ?? [];
-  if (uses.includes('mail:send') || uses.includes('sms:send')) return ROUTE_THROTTLES.outbound;
+  if (uses.includes('mail:send') || uses.includes('sms:send') || uses.includes('messages:queue')) return ROUTE_THROTTLES.outbound;
   if (uses.includes('extraction:start') || (uses.includes('documents:write') && op.method !== 'GET')) return ROUTE_THROTTLES.documents;
   if (op.method !== 'GET') return ROUTE_THROTTLES.write;
   return undefined;

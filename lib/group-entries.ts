@@ -48,17 +48,21 @@ export function writeGroupEntries(ops: readonly ModuleOperation[], groups: reado
   const entries = new Map<LambdaGroup, string>();
   for (const group of groups) {
     const file = path.join(dir, `${group}.ts`);
-    const source = groupEntrySource(group, ops, dir);
-    let current: string | undefined;
-    try {
-      current = readFileSync(file, 'utf8');
-    } catch {
-      current = undefined;
-    }
-    if (current !== source) writeFileSync(file, source);
+    writeEntry(file, groupEntrySource(group, ops, dir));
     entries.set(group, file);
   }
   return entries;
+}
+
+/** Writes a generated entry, only when its content changed (so watchers stay quiet). */
+export function writeEntry(file: string, source: string): void {
+  let current: string | undefined;
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch {
+    current = undefined;
+  }
+  if (current !== source) writeFileSync(file, source);
 }
 
 function relativeImport(fromDir: string, file: string): string {

@@ -4,7 +4,10 @@
  *   mail:send ─▶ SES (configuration set) ─events─▶ topic ─▶ email-events        lib/messaging/mail-sending.ts
  *   reply ─▶ SES receipt rule ─▶ inbound-mail bucket ─▶ inbound-email          lib/messaging/inbound-mail.ts (with a mail domain)
  *   sms:send ─▶ End User Messaging SMS;  reply/STOP ─▶ topic ─▶ inbound-sms     lib/messaging/sms.ts
+ *   End User Messaging SMS ─receipts (configuration set)─▶ topic ─▶ sms-events     lib/messaging/sms.ts
  *   schedules:manage ─▶ EventBridge Scheduler (group, role) ─▶ scheduled-send   lib/messaging/scheduler.ts
+ *   messages:queue (API) / scheduled-send ─▶ message.queued ─stream─▶ message-send ─▶ SES / SMTP / SMS
+ *                                                                              lib/messaging/send-worker.ts
  *   GET /l/{token} (HTTP API, no credentials) ─▶ public-links ─▶ 302 to a 5-minute download URL
  *
  * - Workers are `ServiceFunction`s with their own table actions (lib/table-access.ts `MESSAGING_WORKER_TABLE_ACCESS`)
@@ -38,17 +41,21 @@ import { MailSending } from './messaging/mail-sending.ts';
 import { MessageScheduler } from './messaging/scheduler.ts';
 import type { MessagingSettings } from './messaging/settings.ts';
 import { SmsMessaging } from './messaging/sms.ts';
+import { SendWorkerSource } from './messaging/send-worker.ts';
 import { ServiceFunction } from './service-function.ts';
 import { MESSAGING_WORKER_TABLE_ACCESS, MESSAGING_WORKERS, type MessagingWorker } from './table-access.ts';
 
 /** Timeout (s) and memory (MB) of each worker. */
 const WORKER_SIZING: Readonly<Record<MessagingWorker, { timeout: number; memorySize: number }>> = {
   'email-events': { timeout: 30, memorySize: 256 },
+  'sms-events': { timeout: 30, memorySize: 256 },
   // SES accepts received messages up to 40 MB; mailparser holds one in memory.
   'inbound-email': { timeout: 60, memorySize: 1024 },
   'inbound-sms': { timeout: 30, memorySize: 256 },
-  // Reads up to 10 MB of attachments, then one SES or SMTP send.
+  // Reads and queues: the send worker sends.
   'scheduled-send': { timeout: 60, memorySize: 512 },
+  // Reads up to 10 MB of attachments, then one SES, SMTP or SMS send per record (a batch of up to 10).
+  'message-send': { timeout: 60, memorySize: 512 },
   // Behind API Gateway: one GetItem, one UpdateItem, one presign.
   'public-links': { timeout: 10, memorySize: 256 },
 };
@@ -57,10 +64,10 @@ const WORKER_SIZING: Readonly<Record<MessagingWorker, { timeout: number; memoryS
  * Workers that hold the S3 client (received mail, attachments, presigned downloads): bundled without the X-Ray SDK,
  * which would push them over the bundle budget (lib/service-function.ts `bundlesXraySdk`).
  */
-const S3_WORKERS: readonly MessagingWorker[] = ['inbound-email', 'scheduled-send', 'public-links'];
+const S3_WORKERS: readonly MessagingWorker[] = ['inbound-email', 'scheduled-send', 'public-links', 'message-send'];
 
 /** Workers Lambda invokes asynchronously (everything but the HTTP-facing public-links). */
-const ASYNC_WORKERS: readonly MessagingWorker[] = ['email-events', 'inbound-email', 'inbound-sms', 'scheduled-send'];
+const ASYNC_WORKERS: readonly MessagingWorker[] = ['email-events', 'inbound-email', 'inbound-sms', 'scheduled-send', 'sms-events'];
 /** Lambda's retries of a failed asynchronous invocation (its maximum) before the failure queue. */
 export const ASYNC_RETRY_ATTEMPTS = 2;
 
@@ -96,6 +103,8 @@ export class MessagingPipeline extends Construct {
   readonly inboundMail?: InboundMail;
   readonly sms: SmsMessaging;
   readonly scheduler: MessageScheduler;
+  /** The send worker's stream mapping and DLQ. */
+  readonly sends: SendWorkerSource;
   readonly alarms: readonly cloudwatch.Alarm[];
 
   constructor(scope: Construct, id: string, props: MessagingPipelineProps) {
@@ -151,12 +160,16 @@ export class MessagingPipeline extends Construct {
 
     this.mail = new MailSending(this, 'Mail', { settings, topicKey: this.topicKey, eventsHandler: workers['email-events'], dataKey: props.dataKey });
     if (settings.receivesMail) this.inboundMail = new InboundMail(this, 'InboundMail', { settings, accessLogsBucket: extraction.accessLogsBucket, handler: workers['inbound-email'] });
-    this.sms = new SmsMessaging(this, 'Sms', { settings, topicKey: this.topicKey, inboundHandler: workers['inbound-sms'] });
+    this.sms = new SmsMessaging(this, 'Sms', { settings, topicKey: this.topicKey, inboundHandler: workers['inbound-sms'], eventsHandler: workers['sms-events'] });
     this.scheduler = new MessageScheduler(this, 'Scheduler', { target: workers['scheduled-send'], dataKey: props.dataKey });
 
-    // scheduled-send sends email as the member who scheduled it, attachments included.
-    this.mail.grantSend(workers['scheduled-send']);
-    extraction.grantDocuments(workers['scheduled-send'], { read: true, write: false });
+    // Only the send worker holds the transports: email (SES, members' SMTP mailboxes), texts, attachments.
+    this.sends = new SendWorkerSource(this, 'Sends', { table: props.table, worker: workers['message-send'], dataKey: props.dataKey });
+    this.mail.grantSend(workers['message-send']);
+    this.sms.grantSend(workers['message-send']);
+    extraction.grantDocuments(workers['message-send'], { read: true, write: false });
+    // scheduled-send queues email as the member who scheduled it.
+    this.mail.addIdentityEnvironment(workers['scheduled-send']);
     // public-links presigns downloads of uploaded documents.
     extraction.grantDocuments(workers['public-links'], { read: true, write: false });
 
@@ -165,21 +178,24 @@ export class MessagingPipeline extends Construct {
 
   /**
    * Gives an API group function what its operations' messaging capabilities ask: `mail:send` (MailSending.grantSend),
-   * `sms:send` (SmsMessaging.grantSend), `schedules:manage` (MessageScheduler.grantManage); a function that sends
-   * also gets `PUBLIC_BASE_URL` (links in messages).
+   * `sms:send` (SmsMessaging.grantSend), `messages:queue` (the mail identities only: the send worker sends),
+   * `schedules:manage` (MessageScheduler.grantManage); a function that sends or queues also gets `PUBLIC_BASE_URL`
+   * (links in messages).
    * @param publicBaseUrl base URL of public links, without a trailing `/`
    */
   grantCapabilities(fn: ServiceFunction, uses: ReadonlySet<Capability>, publicBaseUrl: string): void {
     if (uses.has('mail:send')) this.mail.grantSend(fn);
+    if (uses.has('messages:queue')) this.mail.addIdentityEnvironment(fn);
     if (uses.has('sms:send')) this.sms.grantSend(fn);
     if (uses.has('schedules:manage')) this.scheduler.grantManage(fn);
-    if (uses.has('mail:send') || uses.has('sms:send')) fn.fn.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
+    if (uses.has('mail:send') || uses.has('sms:send') || uses.has('messages:queue')) fn.fn.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
   }
 
   private createAlarms(): cloudwatch.Alarm[] {
     const anchors = {
       WorkerFailuresAlarm: 'messaging-worker-failures',
       SchedulerDlqAlarm: 'scheduler-dlq',
+      SendDlqAlarm: 'message-send-dlq',
       SchedulerDlqUnreachableAlarm: 'scheduler-dlq-unreachable',
       WorkerErrorsAlarm: 'messaging-worker-errors',
       SesBounceRateAlarm: 'ses-bounce-rate',
@@ -209,6 +225,12 @@ export class MessagingPipeline extends Construct {
           'pending; payload {orgId, scheduledMessageId}), or workspace-purge / workspace-export (payload {orgId, deletionId} / {orgId, exportId}). ' +
           'The DLQ message names the target and holds the payload; invoke that function with it once fixed.',
         depth(this.scheduler.deadLetterQueue),
+      ),
+      alarm(
+        'SendDlqAlarm',
+        'The send worker gave up on queued messages (10 retries or 1 day): they stay queued on their threads and were not sent. ' +
+          'Each DLQ message holds the stream positions of the records; fix the cause, then replay them (a replay never sends twice).',
+        depth(this.sends.deadLetterQueue),
       ),
       alarm(
         'SchedulerDlqUnreachableAlarm',
@@ -242,6 +264,7 @@ export class MessagingPipeline extends Construct {
       deadLetterAgeAlarm(this, 'DlqAgeAlarm', [
         { label: 'messaging worker failure queue', queue: this.failureQueue },
         { label: 'scheduler DLQ', queue: this.scheduler.deadLetterQueue },
+        { label: 'send worker DLQ', queue: this.sends.deadLetterQueue },
       ]),
     ];
   }

@@ -1,7 +1,8 @@
 /**
  * Routes outside `/api/v1` that people open without credentials (shared document links, the intake form, the client
- * portal and the disclosure recipient's page). Each is served by a worker's function, `functions/<worker>/handler.ts`; the HTTP API gets one
- * route per entry (lib/http-api.ts) and the local server the same (lib/local/http-server.ts).
+ * portal and the disclosure recipient's page, and the stylesheet those pages and the OAuth pages share). Each is
+ * served by a worker's function, `functions/<worker>/handler.ts`; the HTTP API gets one route per entry
+ * (lib/http-api.ts) and the local server the same (lib/local/http-server.ts).
  */
 import type { HttpMethod } from '#api/types';
 
@@ -56,6 +57,15 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
       'stored only as its SHA-256, expiring with the recipient) is the authorization; an unknown, expired or revoked recipient gets the ' +
       'same 404, and a live one the package page (a POST records an acknowledgement or answers a 5-minute download URL).',
   })),
+  {
+    method: 'GET',
+    path: '/assets/pages.css',
+    page: 'Stylesheet',
+    worker: 'public-links',
+    unauthenticatedBecause:
+      'The one stylesheet of the public and OAuth pages, loaded by browsers without credentials (the pages allow only same-origin ' +
+      'styles). It holds no data: fixed rules and the accent colour given in its query, checked to be six hex digits.',
+  },
   ...oauthRoutes(),
 ];
 

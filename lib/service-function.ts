@@ -16,7 +16,6 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
-import type { Capability } from '#api/types';
 import type { TableAccess } from './table-access.ts';
 import { KMS_READ_ACTIONS, KMS_WRITE_ACTIONS } from './data-key.ts';
 import { responseSchemaAliases } from './bundling/no-response-schemas.ts';
@@ -53,14 +52,14 @@ export function bundlingAliases(xraySdk: boolean): Record<string, string> {
 }
 
 /**
- * Whether a function whose operations use `uses` bundles the X-Ray SDK (the Powertools Tracer, ~115 KB with its
- * dependencies). Not when it also holds a heavy library it cannot do without: the S3 client (`documents:*`), the
- * phone-number metadata (`phone-numbers`), the SES/SMS clients and SMTP transport (`mail:send`, `sms:send`); with
- * the X-Ray SDK those exceed the 500 KB bundle budget. Such functions keep Lambda's active tracing (their
- * invocation segments) without per-call SDK subsegments.
+ * Whether an API group bundles the X-Ray SDK (the Powertools Tracer's AWS SDK subsegments): no. Measured (README,
+ * "Benchmark"; `npm run bench:bundles`): the X-Ray SDK with cls-hooked and semver is ~115 KB of every group's bundle
+ * and most of its init above the DynamoDB baseline, for subsegments of the two or three DynamoDB calls a request
+ * makes. API groups keep Lambda's active tracing (the invocation segment, under API Gateway's trace) and their
+ * Powertools logs and metrics. Workers choose per function (`xraySdk`); those holding the S3 client or another heavy
+ * library leave it out too.
  */
-const HEAVY: readonly Capability[] = ['documents:read', 'documents:write', 'phone-numbers', 'mail:send', 'sms:send'];
-export const bundlesXraySdk = (uses: readonly Capability[]): boolean => !uses.some((c) => HEAVY.includes(c));
+export const bundlesXraySdk = (): boolean => false;
 
 /** Inputs of `ServiceFunction`; everything but `entry` and `serviceName` has an opinionated default. */
 export interface ServiceFunctionProps {

@@ -31,6 +31,7 @@ import { writeGroupEntries } from './group-entries.ts';
 import type { ModuleOperation } from './registry.ts';
 import { WebhookPipeline, type WebhookPipelineProps } from './webhook-pipeline.ts';
 import { ReferenceSite } from './reference-site.ts';
+import { McpEndpoint } from './mcp-endpoint.ts';
 import { OAuthServer } from './oauth-server.ts';
 import { PartnerApi } from './partner-api.ts';
 import { WorkspaceLifecycle, type LifecycleWorker } from './workspace-lifecycle.ts';
@@ -87,6 +88,8 @@ export class TransactionCoordinationStack extends Stack {
   readonly partnerApi?: PartnerApi;
   /** HTTP API with one route per operation plus `$default`. */
   readonly httpApi: ServiceHttpApi;
+  /** The MCP endpoint at `/mcp` on the HTTP API (lib/mcp-endpoint.ts). */
+  readonly mcp: McpEndpoint;
   /** Outbox stream → fan-out → delivery queue → delivery worker. Its functions are not API groups. */
   readonly webhooks: WebhookPipeline;
   /** Documents bucket → upload trigger → extraction state machine and its step functions (not API groups). */
@@ -128,7 +131,7 @@ export class TransactionCoordinationStack extends Stack {
         description: `API group ${group} (functions/${group}/)`,
         serviceName: `api-${group}`,
         deployment: 'api',
-        xraySdk: bundlesXraySdk(ops.filter((op) => op.group === group).flatMap((op) => op.uses)),
+        xraySdk: bundlesXraySdk(),
       });
       fn.bindTable(this.table.table, tableAccessOf(ops.filter((op) => op.group === group)));
       functions.set(group, fn);
@@ -174,6 +177,7 @@ export class TransactionCoordinationStack extends Stack {
       ...props.edge,
     });
     const reference = new ReferenceSite(this, 'Reference', { httpApi: this.httpApi.api, operations: ops });
+    this.mcp = new McpEndpoint(this, 'Mcp', { httpApi: this.httpApi, operations: ops });
     const partnerFn = functions.get('partner');
     if (partnerFn) {
       this.partnerApi = new PartnerApi(this, 'PartnerTier', {
@@ -243,6 +247,7 @@ export class TransactionCoordinationStack extends Stack {
         { alarms: this.extraction.alarms, widgets: this.extraction.dashboardWidgets() },
         { alarms: this.messaging.alarms, widgets: this.messaging.dashboardWidgets() },
         { alarms: functionAlarms.alarms, widgets: [] },
+        { alarms: [this.mcp.errorsAlarm], widgets: [] },
         ...(this.partnerAlarms ? [{ alarms: this.partnerAlarms.alarms, widgets: this.partnerAlarms.dashboardWidgets() }] : []),
       ],
     });

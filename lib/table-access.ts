@@ -29,6 +29,8 @@ export type TableAccess = readonly DynamoDbAction[];
  * - `TransactWriteItems` + `ConditionCheckItem`: domain writes commit with their outbox event in one
  *   transaction, and rolling a rate-limit window is transactional; a `ConditionCheck` inside a transaction
  *   needs `ConditionCheckItem` (IAM checks each transaction item's own action).
+ * - `BatchWriteItem`: after a transaction that puts a deal or a contact commits, its search-token items are
+ *   written and its stale ones removed in batches (shared/db/search-index.ts); any group may create a contact.
  */
 export const BASE_TABLE_ACCESS: TableAccess = [
   'dynamodb:GetItem',
@@ -37,6 +39,7 @@ export const BASE_TABLE_ACCESS: TableAccess = [
   'dynamodb:PutItem',
   'dynamodb:TransactWriteItems',
   'dynamodb:ConditionCheckItem',
+  'dynamodb:BatchWriteItem',
 ];
 
 /**
@@ -68,22 +71,25 @@ export type WebhookWorker = (typeof WEBHOOK_WORKERS)[number];
  *   `begins_with(SK, 'WEBHOOK#')`), once per organization per batch.
  * - `PutItem`: `claimDelivery` records each (event, subscription) delivery as pending with a conditional put
  *   (`attribute_not_exists(SK)`, `ReturnValuesOnConditionCheckFailure` to learn a replayed delivery's status).
- * No `GetItem`, `UpdateItem`, `DeleteItem` or transactions: fan-out never reads by key nor changes an item.
+ * - `GetItem`: `redeliveryMessages` (shared/use-cases/redeliver-webhook.ts) reads each pending redelivery a
+ *   `webhook.redelivery_requested` event names (consistent read), for its payload.
+ * No `UpdateItem`, `DeleteItem` or transactions: fan-out never changes an item.
  * Reading the stream (`DescribeStream`, `GetShardIterator`, `GetRecords`, `ListStreams`) is granted by its
  * event source mapping, on the stream ARN only.
  */
-export const WEBHOOK_FANOUT_TABLE_ACCESS: TableAccess = ['dynamodb:Query', 'dynamodb:PutItem'];
+export const WEBHOOK_FANOUT_TABLE_ACCESS: TableAccess = ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:GetItem'];
 
 /**
  * `webhook-delivery` (SQS → HTTPS POST), base table only (no GSI access):
- * - `GetItem`: `getWebhook` re-reads the subscription (consistent read) before every attempt, so a deleted,
+ * - `GetItem`: `getWebhook` re-reads the subscription (consistent read) once per SQS batch, so a deleted,
  *   paused or re-keyed subscription is honoured.
- * - `PutItem`: `recordAttempt` writes one attempt item per POST.
- * - `UpdateItem`: `recordAttempt` moves the delivery record to the attempt's outcome; `recordWebhookSuccess` /
+ * - `PutItem`, `BatchWriteItem`: `putAttempts` writes one attempt item per POST, those of one SQS batch together
+ *   (shared/use-cases/delivery-batch.ts; IAM checks `BatchWriteItem` as its own action).
+ * - `UpdateItem`: `markDelivery` moves the delivery record to the attempt's outcome; `recordWebhookSuccess` /
  *   `recordWebhookFailure` keep the circuit breaker's `consecutiveFailures` and pause the subscription.
  * No `Query` (it never lists), no `DeleteItem` (it never removes data), no transactions.
  */
-export const WEBHOOK_DELIVERY_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+export const WEBHOOK_DELIVERY_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'];
 
 /**
  * Extraction state machine steps (functions/extraction-steps/), base table only (no GSI access). Only the three
@@ -131,7 +137,7 @@ export const WORKSPACE_EXPORT_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', '
  * The messaging workers, each built from `functions/<worker>/handler.ts` (lib/messaging-pipeline.ts). Like the
  * webhook workers they run no middy pipeline and get their own lists, base table only (none queries a GSI).
  */
-export const MESSAGING_WORKERS = ['email-events', 'inbound-email', 'inbound-sms', 'scheduled-send', 'public-links'] as const;
+export const MESSAGING_WORKERS = ['email-events', 'inbound-email', 'inbound-sms', 'scheduled-send', 'public-links', 'message-send', 'sms-events'] as const;
 export type MessagingWorker = (typeof MESSAGING_WORKERS)[number];
 
 /**
@@ -139,6 +145,9 @@ export type MessagingWorker = (typeof MESSAGING_WORKERS)[number];
  *   `GetItem` (`findByProviderId` reads the provider reference; `updateCommunicationStatus` reads the message's
  *   reference), `UpdateItem` (the message's status, conditional), `PutItem` (`suppressEmail` after a permanent
  *   bounce or a complaint). No `Query`, no transactions, no `DeleteItem`.
+ * - `sms-events` (End User Messaging SMS configuration-set events via SNS; shared/use-cases/messaging/sms-events.ts):
+ *   `GetItem` (`findByProviderId`, and the message's reference in `updateCommunicationStatus`), `UpdateItem` (the
+ *   text's status, conditional). Nothing else.
  * - `inbound-email` (S3 `inbound/` → receive-email.ts): `GetItem` (reply route, provider reference, the answered
  *   message), `Query` (`getDeal` reads the deal's item collection to match the sender to its contacts),
  *   `TransactWriteItems` + `PutItem` (the message, its reference and provider reference are conditional `Put`s of
@@ -148,11 +157,15 @@ export type MessagingWorker = (typeof MESSAGING_WORKERS)[number];
  *   `PutItem` (an opt-out; the message's `Put`s inside the transaction), `DeleteItem` (START lifts an opt-out),
  *   `UpdateItem` (the conversation's count and preview, an `Update` inside the transaction),
  *   `TransactWriteItems`, `Query` (`getDeal`, when a text states a key date as changed: shared/use-cases/proposals.ts).
- * - `scheduled-send` (EventBridge Scheduler → scheduled-email.ts → send-email.ts): `GetItem` (the scheduled
- *   message, deal head, suppressions, member, mailbox, attached documents, reply token), `Query` (the member's
- *   mailboxes, `listMailAccounts`), `UpdateItem` (the scheduled message's conditional transitions; the message's
- *   outcome inside a transaction), `PutItem` + `TransactWriteItems` (the message, its references, the deal's
- *   reply address on first use). No `DeleteItem`.
+ * - `scheduled-send` (EventBridge Scheduler → scheduled-email.ts → send-email.ts, which queues): `GetItem` (the
+ *   scheduled message, deal head, suppressions, member, mailbox, attached documents, reply token), `Query` (the
+ *   member's mailboxes, `listMailAccounts`; a reminder's deal), `UpdateItem` (the scheduled message's and the
+ *   reminder's conditional transitions, one inside the queuing transaction), `PutItem` + `TransactWriteItems` (the
+ *   queued message, its references, its send and outbox event; the deal's reply address on first use). No `DeleteItem`.
+ * - `message-send` (the `message.queued` stream records → deliver-message.ts): `GetItem` (the send, the member's
+ *   mailbox, attached documents), `UpdateItem` (claiming and giving back the attempt; the message's outcome and the
+ *   send's end inside one transaction; the scheduled message's end), `PutItem` + `TransactWriteItems` (the provider
+ *   reference, a `Put` of that transaction). Reading the stream is granted by its event source mapping.
  * - `public-links` (the public pages, lib/public-routes.ts): `GetItem` (a link by its token's hash, the document,
  *   the deal head, the organization), `UpdateItem` (a shared link's open count), `Query` (a disclosure package's item
  *   collection; the deal's item collection for its portal), `PutItem` + `TransactWriteItems` (a form submission and
@@ -165,4 +178,6 @@ export const MESSAGING_WORKER_TABLE_ACCESS: Readonly<Record<MessagingWorker, Tab
   'inbound-sms': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem', 'dynamodb:TransactWriteItems'],
   'scheduled-send': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:TransactWriteItems'],
   'public-links': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:TransactWriteItems'],
+  'message-send': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:TransactWriteItems'],
+  'sms-events': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
 };

@@ -215,8 +215,10 @@ export class WebhookPipeline extends Construct {
     this.queue.grant(this.delivery.fn, 'sqs:ChangeMessageVisibility');
     this.delivery.live.addEventSource(
       new SqsEventSource(this.queue, {
+        // No batching window: Lambda invokes as soon as its long poll returns messages (up to 10), so an event's
+        // first attempt follows its commit within the stream's and the queue's polling (a window would add up to
+        // its length to every delivery at low traffic); under load the batches fill anyway.
         batchSize: 10,
-        maxBatchingWindow: Duration.seconds(1),
         reportBatchItemFailures: true,
         maxConcurrency: concurrency,
       }),

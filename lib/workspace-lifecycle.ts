@@ -11,8 +11,10 @@
  * - `workspace-purge` (functions/workspace-purge): 15 minutes, deletes the organization's items (table access in
  *   lib/table-access.ts), its objects under `org/<orgId>/`, `ocr/<orgId>/` and `exports/<orgId>/`, and its schedules
  *   (`MessageScheduler.grantDelete`: `DeleteSchedule` only).
- * - `workspace-export` (functions/workspace-export): 15 minutes, 2 GB (the archive is built in memory), reads the
- *   organization's items and `org/*` documents, writes `exports/*`, presigns a GET on it and emails the owner
+ * - `workspace-export` (functions/workspace-export): 15 minutes, `EXPORT_MEMORY_MB` (the archive is streamed into a
+ *   multipart upload, documents read as streams: `npm run bench:export` measures the peak RSS of a 5 GB export),
+ *   `EXPORT_TMP_MB` of `/tmp` (records staged per entity), reads the organization's items and `org/*` documents,
+ *   writes `exports/*` (multipart, `s3:AbortMultipartUpload` to clean up a failed one), presigns a GET on it and emails the owner
  *   through the messaging mail grant (`MailSending.grantSend`: the service's SES identities and configuration set,
  *   `MAIL_FROM_ADDRESS`; no members' SMTP secrets).
  * - Failed asynchronous invocations (after `ASYNC_RETRY_ATTEMPTS` retries) go to the messaging failure queue
@@ -23,6 +25,7 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { DataKey } from './data-key.ts';
@@ -34,6 +37,10 @@ import { WORKSPACE_EXPORT_TABLE_ACCESS, WORKSPACE_PURGE_TABLE_ACCESS } from './t
 export type LifecycleWorker = 'workspace-purge' | 'workspace-export';
 
 export const EXPORT_OBJECT_DAYS = 2;
+/** The export worker's memory (MB): a streamed 5 GB export peaks well below it (README, Benchmark). */
+export const EXPORT_MEMORY_MB = 512;
+/** The export worker's `/tmp` (MB): the organization's records staged as JSON, one file per entity. */
+export const EXPORT_TMP_MB = 2048;
 
 export interface WorkspaceLifecycleProps {
   readonly table: dynamodb.ITable;
@@ -81,13 +88,14 @@ export class WorkspaceLifecycle extends Construct {
       serviceName: 'workspace-export',
       description: 'Builds a workspace export archive and emails its link (functions/workspace-export)',
       timeout: Duration.minutes(15),
-      memorySize: 2048,
+      memorySize: EXPORT_MEMORY_MB,
       xraySdk: false,
       environment: { DOCUMENTS_BUCKET: bucket.bucketName },
     });
+    (this.export.fn.node.defaultChild as lambda.CfnFunction).ephemeralStorage = { size: EXPORT_TMP_MB };
     this.export.bindTable(props.table, WORKSPACE_EXPORT_TABLE_ACCESS);
     this.export.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects('org/*'), bucket.arnForObjects('exports/*')] }));
-    this.export.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects('exports/*')] }));
+    this.export.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:AbortMultipartUpload'], resources: [bucket.arnForObjects('exports/*')] }));
     props.dataKey?.grantEncryptDecrypt(this.export.fn); // reads documents, writes the archive (SSE-KMS)
     mail.grantSend(this.export, { memberMailboxes: false }); // the notice is sent as the service, through SES
 

@@ -1,9 +1,14 @@
-/** `GET /api/v1/transactions/{transactionId}/scheduled-messages`: the deal's active scheduled messages, soonest first. */
+/**
+ * `GET /api/v1/transactions/{transactionId}/scheduled-messages`: the deal's active scheduled messages, soonest first
+ * (the spec's list). `status` (an addition, issue 25) lists another part of their history instead: `pending` (the
+ * default: pending or being sent), `sent`, `cancelled` or `failed`.
+ */
+import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { ScheduledMessage } from '#api/responses/messaging';
 import { listOf } from '#api/responses/common';
-import { uuidPath } from '#api/params';
-import { listActiveScheduledMessages, scheduledMessageView } from '#db/scheduled-messages';
+import { uuid } from '#api/params';
+import { listScheduledMessages, scheduledMessageView } from '#db/scheduled-messages';
 import { getTransactionHead } from '#db/transactions';
 
 export default defineOperation({
@@ -11,12 +16,16 @@ export default defineOperation({
   method: 'GET',
   path: '/api/v1/transactions/{transactionId}/scheduled-messages',
   access: 'read',
-  summary: "The deal's active scheduled messages.",
-  schemas: () => ({ path: uuidPath('transactionId') }),
+  summary: "The deal's active scheduled messages; `status` lists sent, cancelled or failed ones instead.",
+  schemas: () => ({
+    path: z.object({ transactionId: uuid() }),
+    query: z.object({ status: z.optional(z.enum(['pending', 'sent', 'cancelled', 'failed'])) }),
+  }),
+  example: { query: { status: 'sent' } },
   response: () => listOf(ScheduledMessage),
-  /** `{data: scheduledMessage[]}`: those still `pending` (or being sent), soonest first; sent and cancelled ones leave the list. */
-  handler: async ({ path }, { principal }) => {
+  /** `{data: scheduledMessage[]}`: those in `status` (default `pending`, which includes messages being sent), soonest first. */
+  handler: async ({ path, query }, { principal }) => {
     const deal = await getTransactionHead(principal.orgId, path.transactionId);
-    return { body: { data: (await listActiveScheduledMessages(principal.orgId, deal.id)).map(scheduledMessageView) } };
+    return { body: { data: (await listScheduledMessages(principal.orgId, deal.id, query.status)).map(scheduledMessageView) } };
   },
 });

@@ -18,7 +18,7 @@ export default defineOperation({
   access: 'actions',
   idempotent: true,
   summary: "Sends an email to an agent through the acting user's mailbox.",
-  uses: ['mail:send'],
+  uses: ['messages:queue'],
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({

@@ -18,7 +18,7 @@ export default defineOperation({
   access: 'actions',
   idempotent: true,
   summary: 'Sends a follow-up email to an agent on a topic.',
-  uses: ['mail:send'],
+  uses: ['messages:queue'],
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({

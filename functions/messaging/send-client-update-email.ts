@@ -18,7 +18,7 @@ export default defineOperation({
   access: 'actions',
   idempotent: true,
   summary: 'Sends a deal-status update email to the client.',
-  uses: ['mail:send', 'documents:read'],
+  uses: ['messages:queue'],
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({

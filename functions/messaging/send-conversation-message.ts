@@ -16,7 +16,7 @@ export default defineOperation({
   access: 'actions',
   idempotent: true,
   summary: 'Sends a message into an existing conversation thread.',
-  uses: ['sms:send'],
+  uses: ['messages:queue', 'phone-numbers'],
   schemas: () => ({
     path: uuidPath('threadId'),
     body: z.object({ messageContent: z.nullable(smsText()), forceOverride: z.boolean() }),

@@ -18,7 +18,7 @@ export default defineOperation({
   access: 'actions',
   idempotent: true,
   summary: 'Emails a party asking for the listed document types.',
-  uses: ['mail:send'],
+  uses: ['messages:queue'],
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({

@@ -19,7 +19,7 @@ export default defineOperation({
   access: 'actions',
   idempotent: true,
   summary: "Sends an email on the deal; it joins the merged thread with channel 'email'.",
-  uses: ['mail:send'],
+  uses: ['messages:queue'],
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({
@@ -36,7 +36,7 @@ export default defineOperation({
   }),
   example: { body: { toEmail: 'maria.delgado@example.com; lender@example.com', subject: 'Option period ends Friday', body: 'Hi Maria, a reminder that the option period ends Friday at 5 pm.' } },
   response: () => dataOf(Message),
-  /** `{data: message}`: the message as recorded (`sent`, or `failed` with `statusDetail` when the provider refused it). */
+  /** `{data: message}`: the message as recorded, `queued`; the send worker marks it `sent`, or `failed` with `statusDetail` (see the thread). */
   handler: async ({ path, body }, { principal, now }) => ({
     body: { data: messageView(await sendTransactionEmail(principal, path.transactionId, body, now)) },
   }),

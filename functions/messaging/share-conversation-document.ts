@@ -17,7 +17,7 @@ export default defineOperation({
   access: 'actions',
   idempotent: true,
   summary: 'Sends a secure document link into an existing conversation.',
-  uses: ['sms:send'],
+  uses: ['messages:queue', 'phone-numbers'],
   schemas: () => ({
     path: uuidPath('threadId'),
     body: z.object({

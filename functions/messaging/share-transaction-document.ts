@@ -18,7 +18,7 @@ export default defineOperation({
   access: 'actions',
   idempotent: true,
   summary: 'Shares a deal document by secure SMS link.',
-  uses: ['sms:send'],
+  uses: ['messages:queue', 'phone-numbers'],
   schemas: () => ({
     path: z.object({ transactionId: uuid(), documentId: uuid() }),
     body: z.object({

@@ -17,7 +17,7 @@ export default defineOperation({
   access: 'actions',
   idempotent: true,
   summary: 'Starts a deal conversation by sending the first SMS.',
-  uses: ['sms:send'],
+  uses: ['messages:queue', 'phone-numbers'],
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({

@@ -17,7 +17,12 @@ import { NextAction } from '#api/responses/deals';
 
 const HORIZON_DAYS = 30;
 
-const CANDIDATES = 200;
+/**
+ * Extra candidates of each kind read beyond `limit`. The ranking is by date (overdue tasks first, most overdue
+ * first, then days until due), so the first `limit` tasks by due date and the first `limit` key dates by date hold
+ * the answer; the extra ones cover same-day ties, where priority decides. The read stays bounded at any size.
+ */
+const TIE_ROOM = 20;
 
 export default defineOperation({
   operationId: 'listNextActions',
@@ -42,8 +47,8 @@ export default defineOperation({
       keyDates = deal.keyDates.filter((k) => !k.completedAt && k.dateValue <= until);
     } else {
       [tasks, keyDates] = await Promise.all([
-        listOpenTasks(principal, { limit: CANDIDATES }),
-        listUpcomingKeyDates(principal.orgId, today, HORIZON_DAYS, CANDIDATES),
+        listOpenTasks(principal, { limit: limit + TIE_ROOM }),
+        listUpcomingKeyDates(principal.orgId, today, HORIZON_DAYS, limit + TIE_ROOM),
       ]);
     }
     const data = rankNextActions(

@@ -18,7 +18,8 @@ import {
   verifyLogin,
   type AuthorizationRequest,
 } from '#db/oauth';
-import { getOrganization, membershipsByEmail } from '#db/orgs';
+import { membershipsByEmail } from '#db/orgs';
+import { pageBranding } from '#use-cases/org-settings';
 import { clockNow } from '#ports/clock';
 import { sendServiceEmail } from '#use-cases/service-mail';
 import { acceptedAudiences, CODE_TTL_MS, OAUTH_SCOPES } from '#use-cases/oauth';
@@ -38,7 +39,8 @@ function backToClient(redirectUri: string, params: Record<string, string | null>
 
 /**
  * `GET /oauth/authorize`: validates the request (no redirect for an unknown client or redirect URI; PKCE S256
- * mandatory) and shows the sign-in page.
+ * mandatory) and shows the sign-in page, in the branding of the workspace named by the optional `organization`
+ * parameter (an organization id; designed here, like Auth0's parameter of that name).
  */
 export async function authorizeStart(event: APIGatewayProxyEventV2, origin: string): Promise<Result> {
   const q = new URLSearchParams(event.rawQueryString ?? '');
@@ -59,9 +61,20 @@ export async function authorizeStart(event: APIGatewayProxyEventV2, origin: stri
   if (!asked.length || asked.some((s) => !OAUTH_SCOPES.includes(s as Scope))) return fail('invalid_scope', `scope must be space-separated values of ${OAUTH_SCOPES.join(', ')}.`);
   const resource = q.get('resource') ?? origin;
   if (!acceptedAudiences(origin).includes(resource)) return fail('invalid_target', 'resource is not served by this authorization server.');
-  const request: AuthorizationRequest = { clientId, redirectUri, scopes: OAUTH_SCOPES.filter((s) => asked.includes(s)), state, codeChallenge: challenge, resource: resource.replace(/\/$/, '') || origin };
+  // The workspace the client names (Auth0's `organization` parameter): only its branding on the sign-in steps.
+  const hinted = /^[0-9a-f-]{36}$/i.test(q.get('organization') ?? '') ? q.get('organization')! : undefined;
+  const branding = hinted ? await pageBranding(hinted) : undefined;
+  const request: AuthorizationRequest = {
+    clientId,
+    redirectUri,
+    scopes: OAUTH_SCOPES.filter((s) => asked.includes(s)),
+    state,
+    codeChallenge: challenge,
+    resource: resource.replace(/\/$/, '') || origin,
+    ...(branding ? { organization: hinted } : {}),
+  };
   const session = await createLoginSession(request, clockNow().getTime());
-  return html(200, emailPage(session, client.clientName));
+  return html(200, emailPage(session, client.clientName, undefined, branding));
 }
 
 /** The page of an expired, used or unknown login session. */
@@ -81,25 +94,26 @@ export async function authorizeStep(event: APIGatewayProxyEventV2, origin: strin
   const client = await getClient(session.request.clientId);
   if (!client) return sessionGone();
   const step = form.get('step');
+  const branding = session.request.organization ? await pageBranding(session.request.organization) : undefined;
 
   if (step === 'email') {
     const email = (form.get('email') ?? '').trim().toLowerCase();
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 320) return html(422, emailPage(id, client.clientName, 'Enter a valid email address.'));
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 320) return html(422, emailPage(id, client.clientName, 'Enter a valid email address.', branding));
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     await setLoginOtp(id, email, hashSecret(`${id}:${code}`));
     // Only a member gets a code; the page says the same either way (no account enumeration).
     if ((await membershipsByEmail(email)).length) await mailCode(email, code, client.clientName);
-    return html(200, codePage(id, email));
+    return html(200, codePage(id, email, undefined, branding));
   }
 
   if (step === 'code') {
-    if (!session.email || !session.otpHash) return html(422, emailPage(id, client.clientName, 'Enter your email first.'));
+    if (!session.email || !session.otpHash) return html(422, emailPage(id, client.clientName, 'Enter your email first.', branding));
     const code = (form.get('code') ?? '').trim();
     if (session.otpAttempts >= MAX_OTP_ATTEMPTS) return sessionGone();
     if (!(await verifyLogin(id, hashSecret(`${id}:${code}`), now))) {
       const attempts = await countOtpAttempt(id);
       if (attempts >= MAX_OTP_ATTEMPTS) return html(400, errorPage('Too many attempts', 'Too many wrong codes. Go back to the application and start again.'));
-      return html(422, codePage(id, session.email, 'That code is not right. Check the latest email and try again.'));
+      return html(422, codePage(id, session.email, 'That code is not right. Check the latest email and try again.', branding));
     }
     return consent(id, session.email, session.request, client.clientName);
   }
@@ -130,11 +144,20 @@ export async function authorizeStep(event: APIGatewayProxyEventV2, origin: strin
   return sessionGone();
 }
 
-/** The consent page: the member's workspaces to choose from, the client and where it sends the user back. */
+/**
+ * The consent page: the member's workspaces to choose from (by display name), the client and where it sends the
+ * user back; branded with the workspace the client named if the user belongs to it, else with their only one.
+ */
 async function consent(id: string, email: string, request: AuthorizationRequest, clientName: string): Promise<Result> {
   const memberships = await membershipsByEmail(email);
   if (!memberships.length) return html(403, errorPage('No workspace', `${email} is not a member of any workspace.`));
-  const orgs = await Promise.all(memberships.map(async (m) => ({ orgId: m.orgId, name: (await getOrganization(m.orgId))?.name ?? m.orgId })));
+  const orgs = await Promise.all(
+    memberships.map(async (m) => {
+      const branding = await pageBranding(m.orgId);
+      return { orgId: m.orgId, name: branding?.displayName ?? m.orgId, branding };
+    }),
+  );
+  const shown = orgs.find((o) => o.orgId === request.organization) ?? (orgs.length === 1 ? orgs[0] : undefined);
   let redirectHost: string;
   try {
     const u = new URL(request.redirectUri);
@@ -142,7 +165,7 @@ async function consent(id: string, email: string, request: AuthorizationRequest,
   } catch {
     redirectHost = request.redirectUri;
   }
-  return html(200, consentPage(id, { clientName, redirectHost, scopes: request.scopes, orgs, email }));
+  return html(200, consentPage(id, { clientName, redirectUri: request.redirectUri, redirectHost, scopes: request.scopes, orgs, email, branding: shown?.branding }));
 }
 
 /** Mails the one-time sign-in code. */

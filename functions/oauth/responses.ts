@@ -1,10 +1,12 @@
 /**
  * The OAuth server's responses (functions/oauth/handler.ts): JSON and OAuth errors in OAuth's own shape
  * `{ error, error_description }` (RFC 6749 §5.2), which OAuth clients parse, not the API's envelope; HTML pages that
- * may not be framed; redirects; and the form body of a POST.
+ * in the shared layout; redirects; and the form body of a POST.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { OAuthError } from '#use-cases/oauth';
+import { renderPage } from '#http/pages/layout';
+import type { OAuthPage } from './pages.ts';
 
 /** An HTTP API (payload 2.0) response. */
 export type Result = APIGatewayProxyStructuredResultV2;
@@ -18,16 +20,12 @@ export const json = (statusCode: number, body: unknown, extra: Record<string, st
 /** An OAuth error response `{ error, error_description }` (RFC 6749 §5.2). */
 export const oauthError = (e: OAuthError): Result => json(e.status, { error: e.error, error_description: e.description });
 
-/** Pages may not be framed (clickjacking of the consent button) and run no script. */
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-};
-/** An HTML page with `PAGE_HEADERS`. */
-export const html = (statusCode: number, body: string): Result => ({ statusCode, headers: PAGE_HEADERS, body });
+/**
+ * An HTML page in the shared layout (shared/http/pages/layout.ts): not framed (clickjacking of the consent button),
+ * no script, the one same-origin stylesheet, and `form-action` naming where its form's redirect may go.
+ */
+export const html = (statusCode: number, page: OAuthPage): Result =>
+  renderPage(page.body, { title: page.title, branding: page.branding, formTargets: page.formTargets, status: statusCode });
 /** A `302` that is neither cached nor sends a Referer. */
 export const redirect = (location: string): Result => ({ statusCode: 302, headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }, body: '' });
 

@@ -1,14 +1,15 @@
 /**
  * The pages people outside the team open without credentials (lib/public-routes.ts), one function for all: intake
- * form `/f/`, client portal `/p/`, disclosure page `/d/` (functions/public-links/pages/), and a shared document link
- * `/l/`, a `302` to a short-lived download URL (shared/use-cases/open-share-link.ts); any unknown token a plain 404.
+ * form `/f/`, client portal `/p/`, disclosure page `/d/` and shared document link `/l/` (functions/public-links/pages/).
+ * It also serves the pages' one stylesheet, `GET /assets/pages.css` (shared/http/pages/stylesheet.ts), which the
+ * OAuth sign-in and consent pages link as well.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { clockNow } from '#ports/clock';
-import { openSharedDocument } from '#use-cases/open-share-link';
 import { metricSet, metrics, observedHandler } from '#observability/powertools';
-import { notFound } from './pages/html.ts';
+import { STYLESHEET_PATH, stylesheetResponse } from '#http/pages/stylesheet';
+import { sharedLink } from './pages/shared-link.ts';
 import { intakePage } from './pages/intake-page.ts';
 import { portalPage } from './pages/portal-page.ts';
 import { disclosurePage } from './pages/disclosure-page.ts';
@@ -26,12 +27,10 @@ const PAGES: Record<string, (event: APIGatewayProxyEventV2, token: string, now: 
 export const PAGE_METRICS = metricSet(['PageViews']);
 
 export const handler = observedHandler(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+  if (event.routeKey === `GET ${STYLESHEET_PATH}`) return stylesheetResponse(event.rawQueryString);
   const token = event.pathParameters?.token ?? '';
   const serve = PAGES[event.routeKey];
-  if (!serve) {
-    const url = await openSharedDocument(token, clockNow());
-    return url ? { statusCode: 302, headers: { location: url, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }, body: '' } : notFound();
-  }
+  if (!serve) return sharedLink(event, token, clockNow());
   const result = await serve(event, token, clockNow());
   metrics.addMetadata('page', event.routeKey);
   metrics.addMetadata('status', String(result.statusCode ?? 200));

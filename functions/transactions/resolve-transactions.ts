@@ -1,11 +1,12 @@
 /**
  * `GET /api/v1/transactions/resolve`: deals whose address best matches `property`, ranked by score
- * (`limit`, default 3; optional `status`). Reads the organization's deal list once.
+ * (`limit`, default 3; optional `status`). Ranks the candidates the address index finds (a bounded read,
+ * `findDealsByAddress`).
  */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { int32 } from '#api/params';
-import { listAllTransactions } from '#db/transactions';
+import { findDealsByAddress } from '#db/transactions';
 import { addressScore, MIN_MATCH_SCORE } from '#domain/address-match';
 import { id } from '#api/responses/common';
 import { Transaction } from '#api/responses/deals';
@@ -26,7 +27,7 @@ export default defineOperation({
   }),
   example: { query: { property: '1207 Live Oak Lane' } },
   handler: async ({ query }, { principal }) => {
-    const deals = await listAllTransactions(principal.orgId, query.status);
+    const deals = await findDealsByAddress(principal.orgId, query.property, query.status);
     const ranked = deals
       .map((t) => ({ score: addressScore(query.property, t.address), transaction: t }))
       .filter((m) => m.score >= MIN_MATCH_SCORE)

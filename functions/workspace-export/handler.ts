@@ -1,10 +1,10 @@
 /**
  * The target of export schedules: input `{orgId, exportId}` → the archive is built, stored and emailed
- * (shared/use-cases/workspace-export.ts). A transient failure throws, so the scheduler retries the build.
+ * (shared/use-cases/workspace-export-build.ts). A transient failure throws, so the scheduler retries the build.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { clockNow } from '#ports/clock';
-import { buildExport } from '#use-cases/workspace-export';
+import { buildExport } from '#use-cases/workspace-export-build';
 import { logger, metricSet, observedHandler } from '#observability/powertools';
 
 export interface WorkspaceExportInput {

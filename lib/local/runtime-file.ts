@@ -13,6 +13,8 @@ export interface RuntimeInfo {
   tableName: string;
   pid: number;
   baseUrl: string;
+  /** The local SMTP server (`smtp://127.0.0.1:<SMTP_PORT>`), for `npm run mail`; absent in files of older runs. */
+  smtpUrl?: string;
 }
 
 /** The data directory: `DATA_DIR` or `.data` (relative to the working directory). */

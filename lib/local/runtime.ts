@@ -1,7 +1,7 @@
 /**
  * The local runtime, composable: DynamoDB Local (persistent under `dataDir`, or an existing endpoint), the
- * table from the CDK definition, local-aws-sqs with the webhook queue and its DLQ, the stream poller
- * (outbox → fan-out handler, checkpointed under `dataDir`), the SQS poller (→ delivery handler), s3rver for
+ * table from the CDK definition, local-aws-sqs with the webhook queue and its DLQ, the stream pollers
+ * (outbox → fan-out handler; `message.queued` → send worker; each checkpointed under `dataDir`), the SQS poller (→ delivery handler), s3rver for
  * documents (ObjectCreated under `org/` → the upload handler), the extraction state machine's own definition
  * run by aws-local-stepfunctions (OCR by pdf.js/tesseract.js), the HTTP server (→ API handlers), and the messaging
  * stand-ins (SMTP server, SMS sink, scheduler: lib/local/messaging.ts). The local queue lives in memory, so it
@@ -16,6 +16,7 @@ import { ensureTable } from '#lib/local/ensure-table';
 import { startLocalApi, type LocalApi } from '#lib/local/http-server';
 import { startLocalSqs, type LocalSqs } from '#lib/local/sqs-local';
 import { invokeWebhookFanout, startStreamPoller, type StreamPoller } from '#lib/local/stream-poller';
+import { invokeMessageSend, isQueuedMessageInsert, loadMessageSend } from '#lib/local/message-send';
 import { invokeWebhookDelivery, startSqsPoller, type SqsPoller } from '#lib/local/sqs-poller';
 import { requeuePendingDeliveries } from '#lib/local/pending-deliveries';
 import { invokeDocumentUploaded, startLocalS3, type LocalS3 } from '#lib/local/s3-local';
@@ -95,6 +96,17 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
     invoke: invokeWebhookFanout,
     intervalMs: opts.streamIntervalMs ?? 50,
   });
+  // The send worker's own mapping on the same stream (filtered to `message.queued`), with its own checkpoint. Its
+  // handler loads in the background meanwhile (a failure is retried by the first invocation).
+  loadMessageSend().catch(() => undefined);
+  const sends: StreamPoller = startStreamPoller({
+    endpoint: dynamoEndpoint,
+    tableName: opts.tableName,
+    checkpointFile: path.join(dataDir, `stream-checkpoint-sends-${opts.tableName}.json`),
+    invoke: invokeMessageSend,
+    filter: isQueuedMessageInsert,
+    intervalMs: opts.streamIntervalMs ?? 50,
+  });
   const deliveries: SqsPoller = startSqsPoller({ queueUrl: sqs.queueUrl, invoke: invokeWebhookDelivery, waitTimeSeconds: 0, concurrency: 4 });
   const api = await startLocalApi({ port: opts.port });
   const messaging = await startLocalMessaging({ dataDir, tableName: opts.tableName, baseUrl: api.baseUrl, schedulerIntervalMs: opts.schedulerIntervalMs, smtpPort: opts.smtpPort });
@@ -114,6 +126,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
       await extraction.stop();
       await s3.stop();
       await streams.stop();
+      await sends.stop();
       await deliveries.stop();
       await sqs.stop();
       await ddb?.stop();

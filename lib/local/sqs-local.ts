@@ -7,9 +7,13 @@
  * journal (lib/local/sqs-journal.ts), so the next start can send again those still pending, as durable SQS
  * would have kept them.
  *
- * One correction to the engine (see `keepReceiveCountOnVisibilityChange`): local-aws-sqs 2.0.2 counts a
- * `ChangeMessageVisibility` as a receive, which would make every failed webhook attempt count twice
- * towards `maxReceiveCount` and send messages to the DLQ after half the scheduled attempts.
+ * Two corrections to the engine, where local-aws-sqs 2.0.2 behaves unlike SQS:
+ * - `keepReceiveCountOnVisibilityChange`: it counts a `ChangeMessageVisibility` as a receive, which would make
+ *   every failed webhook attempt count twice towards `maxReceiveCount` and send messages to the DLQ after half
+ *   the scheduled attempts;
+ * - `receiveWhatIsVisible`: it holds a `ReceiveMessage` until it has `MaxNumberOfMessages` messages or its
+ *   wait (plus 40 ms) is over, a batching window that SQS does not have and the delivery event source does not
+ *   set (lib/webhook-pipeline.ts), which would add up to 40 ms to every delivery.
  */
 import { createServer, type Server } from 'node:http';
 import { createRequestHandler } from 'local-aws-sqs';
@@ -96,6 +100,7 @@ export async function startLocalSqs(opts: { port?: number; region?: string; jour
     ).QueueUrl!;
     const queueArn = await arnOf(queueUrl);
     const attributesOf = new Map(service.Queues.map((q) => [q.QueueName, keepReceiveCountOnVisibilityChange(q as unknown as EngineQueue)]));
+    for (const q of service.Queues) receiveWhatIsVisible(q as unknown as EngineQueue, attributesOf.get(q.QueueName)!);
     const main = service.Queues.find((q) => q.QueueName === WEBHOOK_QUEUE_NAME);
     if (opts.journalFile && main) journalSends(main as unknown as JournaledQueue, opts.journalFile);
     const setReceiveCount = (messageId: string, count: number): boolean => {
@@ -112,14 +117,22 @@ export async function startLocalSqs(opts: { port?: number; region?: string; jour
   }
 }
 
-/** The parts of local-aws-sqs's (untyped-private) queue object the correction touches. */
+/** The parts of local-aws-sqs's (untyped-private) queue object the corrections touch. */
 interface EngineEntry {
   record: { MessageId: string; attributes: Record<string, string> };
+  /** Receivable now (false while in flight, and once received and deleted or moved to the DLQ). */
+  visible?: boolean;
+  /** Not yet receivable (`DelaySeconds`). */
+  delayed?: boolean;
 }
+type ReceiveArgs = { VisibilityTimeout?: unknown; WaitTimeSeconds?: unknown; MaxNumberOfMessages?: unknown };
 export interface EngineQueue {
   newRecord: (msg: Record<string, unknown>, delay?: number) => EngineEntry;
   changeVisibility: (receiptHandle: string, visibilityTimeout: string) => boolean;
+  receive: (args: ReceiveArgs) => Promise<unknown[]>;
 }
+/** What `keepReceiveCountOnVisibilityChange` returns: a message's attributes by id, and the messages it indexed. */
+export type EngineIndex = ((messageId: string) => Record<string, string> | undefined) & { entries(): Iterable<EngineEntry> };
 
 /** The MessageId inside a local-aws-sqs receipt handle (base64 of a UUID followed by JSON), or undefined. */
 function messageIdOf(receiptHandle: string): string | undefined {
@@ -137,7 +150,7 @@ function messageIdOf(receiptHandle: string): string | undefined {
  * receives only. This wraps one queue instance: it indexes messages as they are created and restores
  * the count (and first-receive timestamp) right after each visibility change.
  */
-export function keepReceiveCountOnVisibilityChange(queue: EngineQueue): (messageId: string) => Record<string, string> | undefined {
+export function keepReceiveCountOnVisibilityChange(queue: EngineQueue): EngineIndex {
   const entries = new Map<string, WeakRef<EngineEntry>>();
   const newRecord = queue.newRecord;
   queue.newRecord = (msg, delay) => {
@@ -158,5 +171,30 @@ export function keepReceiveCountOnVisibilityChange(queue: EngineQueue): (message
     }
     return changed;
   };
-  return (messageId) => entries.get(messageId)?.deref()?.record.attributes;
+  const attributes = (messageId: string) => entries.get(messageId)?.deref()?.record.attributes;
+  return Object.assign(attributes, {
+    *entries() {
+      for (const ref of entries.values()) {
+        const entry = ref.deref();
+        if (entry) yield entry;
+      }
+    },
+  });
+}
+
+/**
+ * Makes one queue instance answer `ReceiveMessage` as SQS does once messages are there: the engine is asked for no
+ * more than the messages visible now, so it returns them at its first check (10 ms) instead of waiting to fill
+ * `MaxNumberOfMessages`. With none visible the engine waits as before (up to `WaitTimeSeconds` + 40 ms) and
+ * returns what arrives. Visible messages are counted among those `index` saw created (deleted ones are never
+ * visible again).
+ */
+export function receiveWhatIsVisible(queue: EngineQueue, index: EngineIndex): void {
+  const receive = queue.receive.bind(queue);
+  queue.receive = (args) => {
+    let visible = 0;
+    for (const e of index.entries()) if (e.visible && !e.delayed) visible++;
+    const wanted = Number(args.MaxNumberOfMessages ?? 1);
+    return receive(visible > 0 && visible < wanted ? { ...args, MaxNumberOfMessages: visible } : args);
+  };
 }

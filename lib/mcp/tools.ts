@@ -1,13 +1,13 @@
 /**
  * MCP tools derived from the operations registry: one tool per implemented operation, named by its
- * operationId, described by its summary, with an input schema made from its zod path, query and body schemas
+ * operationId, titled by its short name (`titleOf`), described by its summary, with an input schema made from its zod path, query and body schemas
  * (path and query parameters as top-level arguments, the JSON body as `body`, and `idempotencyKey` on (IK)
  * operations). A call becomes the API Gateway event the operation's route would receive, so it runs through
  * the same pipeline as an HTTP request (authentication, scope, rate limit, validation, idempotency).
  */
-import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { isImplemented, routeKeyOf, schemasOf, type RegisteredOperation } from '#api/operation';
+import { RESERVED_ARGUMENTS, routeCallEvent, type ToolEntry, type ToolRoute } from '#lib/mcp/tool-route';
+import { isImplemented, schemasOf, titleOf, type RegisteredOperation } from '#api/operation';
 import { isOptionalBody, toJsonSchema, type JsonSchema } from '#lib/openapi/json-schema';
 
 /** An MCP tool definition (`tools/list`). */
@@ -15,11 +15,21 @@ export interface ToolDefinition {
   name: string;
   title: string;
   description: string;
-  inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[] };
+  /** Self-contained: a shared schema (the recursive JSON value) is in its `$defs`, never a dangling OpenAPI `$ref`. */
+  inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[]; $defs?: Record<string, JsonSchema> };
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
-const RESERVED = new Set(['body', 'idempotencyKey']);
+const RESERVED = RESERVED_ARGUMENTS;
+
+/** Points `#/components/schemas/<name>` references at the tool schema's own `#/$defs/<name>`. */
+function localRefs<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(localRefs) as T;
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/$defs/') : localRefs(v)]),
+  ) as T;
+}
 
 /**
  * The tool of an implemented operation.
@@ -51,9 +61,9 @@ export function toolOf(op: RegisteredOperation): ToolDefinition {
   const read = op.method === 'GET';
   return {
     name: op.operationId,
-    title: op.summary.length > 80 ? `${op.summary.slice(0, 77)}...` : op.summary,
+    title: titleOf(op),
     description: `${op.summary} (${op.method} ${op.path}; scope: ${op.access}${op.idempotent ? '; honours Idempotency-Key' : ''})`,
-    inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },
+    inputSchema: localRefs({ type: 'object' as const, properties, ...(required.length ? { required } : {}), ...(Object.keys(scratch).length ? { $defs: scratch } : {}) }),
     annotations: { readOnlyHint: read, destructiveHint: op.method === 'DELETE' || /delete|remove|revoke/i.test(op.operationId), idempotentHint: read || op.method === 'PUT' || op.idempotent, openWorldHint: !read },
   };
 }
@@ -61,52 +71,18 @@ export function toolOf(op: RegisteredOperation): ToolDefinition {
 /** The operations exposed as tools: the implemented ones. */
 export const toolOperations = (ops: readonly RegisteredOperation[]): RegisteredOperation[] => ops.filter(isImplemented);
 
-const asString = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+/** The route of an operation's tool (lib/mcp/tool-route.ts). */
+export function toolRouteOf(op: RegisteredOperation): ToolRoute {
+  const s = schemasOf(op);
+  return { operationId: op.operationId, method: op.method, path: op.path, group: op.group, pathNames: Object.keys((s.path as { shape?: object } | undefined)?.shape ?? {}), hasBody: s.body !== undefined };
+}
+
+/** Every tool of the registry with its route: what the MCP endpoint serves (and what synthesis writes for the deployed one). */
+export const toolEntries = (ops: readonly RegisteredOperation[]): ToolEntry[] => toolOperations(ops).map((op) => ({ tool: toolOf(op), route: toolRouteOf(op) }));
 
 /**
- * The API Gateway HTTP API event (payload 2.0) of a tool call: the route's path with the arguments filled in,
- * the other scalar arguments as the query string, `body` as the JSON body.
+ * The API Gateway HTTP API event (payload 2.0) of a tool call (lib/mcp/tool-route.ts `routeCallEvent`).
  * @param bearer the caller's credential, passed on as `Authorization: Bearer …`
  */
-export function toolCallEvent(op: RegisteredOperation, args: Record<string, unknown>, bearer: string, sourceIp = '127.0.0.1'): APIGatewayProxyEventV2 {
-  const s = schemasOf(op);
-  const pathNames = new Set(Object.keys((s.path as { shape?: object } | undefined)?.shape ?? {}));
-  const pathParameters: Record<string, string> = {};
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(args)) {
-    if (RESERVED.has(name) || value === undefined || value === null) continue;
-    if (pathNames.has(name)) pathParameters[name] = asString(value);
-    else query.set(name, asString(value));
-  }
-  const rawPath = op.path.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(pathParameters[n] ?? ''));
-  const headers: Record<string, string> = { authorization: `Bearer ${bearer}`, 'user-agent': 'mcp' };
-  if (typeof args.idempotencyKey === 'string') headers['idempotency-key'] = args.idempotencyKey;
-  const hasBody = s.body !== undefined && args.body !== undefined;
-  if (hasBody) headers['content-type'] = 'application/json';
-  const now = new Date();
-  const requestId = randomUUID();
-  const queryStringParameters = Object.fromEntries(query);
-  return {
-    version: '2.0',
-    routeKey: routeKeyOf(op),
-    rawPath,
-    rawQueryString: query.toString(),
-    headers,
-    queryStringParameters: query.size ? queryStringParameters : undefined,
-    pathParameters: Object.keys(pathParameters).length ? pathParameters : undefined,
-    requestContext: {
-      accountId: 'mcp',
-      apiId: 'mcp',
-      domainName: 'mcp',
-      domainPrefix: 'mcp',
-      http: { method: op.method, path: rawPath, protocol: 'HTTP/1.1', sourceIp, userAgent: 'mcp' },
-      requestId,
-      routeKey: routeKeyOf(op),
-      stage: '$default',
-      time: now.toUTCString(),
-      timeEpoch: now.getTime(),
-    },
-    body: hasBody ? JSON.stringify(args.body) : undefined,
-    isBase64Encoded: false,
-  };
-}
+export const toolCallEvent = (op: RegisteredOperation, args: Record<string, unknown>, bearer: string, sourceIp = '127.0.0.1'): APIGatewayProxyEventV2 =>
+  routeCallEvent(toolRouteOf(op), args, bearer, sourceIp);

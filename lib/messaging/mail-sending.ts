@@ -87,6 +87,15 @@ export class MailSending extends Construct {
   }
 
   /**
+   * The service's mail identities (`MAIL_FROM_ADDRESS`, `INBOUND_MAIL_DOMAIN`) for a function that queues email for
+   * the send worker (shared/ports/mail-identity.ts): no IAM, it sends nothing itself.
+   */
+  addIdentityEnvironment(fn: ServiceFunction): void {
+    fn.fn.addEnvironment('MAIL_FROM_ADDRESS', this.settings.mailFromAddress);
+    fn.fn.addEnvironment('INBOUND_MAIL_DOMAIN', this.settings.inboundMailDomain);
+  }
+
+  /**
    * Lets `fn` send mail as shared/ports/mail/aws.ts does: SES v2 `SendEmail` with raw content, which IAM
    * authorizes as `ses:SendRawEmail` (simple content as `ses:SendEmail`; both are allowed), on the identities of
    * `settings.mailSendIdentities` and this configuration set; `secretsmanager:GetSecretValue` on
@@ -97,8 +106,7 @@ export class MailSending extends Construct {
    */
   grantSend(fn: ServiceFunction, options: { memberMailboxes?: boolean } = {}): void {
     const stack = Stack.of(this);
-    fn.fn.addEnvironment('MAIL_FROM_ADDRESS', this.settings.mailFromAddress);
-    fn.fn.addEnvironment('INBOUND_MAIL_DOMAIN', this.settings.inboundMailDomain);
+    this.addIdentityEnvironment(fn);
     fn.fn.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
     const identities = this.settings.mailSendIdentities.map((identity) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }));
     fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [...identities, this.configurationSetArn] }));

@@ -4,8 +4,9 @@
  *   API group ──SendTextMessage (origination identity, configuration set)──▶ End User Messaging SMS ──▶ phone
  *   phone ──▶ origination number (two-way on) ──publish──▶ inbound SMS topic ──▶ inbound-sms (keywords, thread)
  *
- * - An `AWS::SMSVOICE::ConfigurationSet` the sends name (`SMS_CONFIGURATION_SET`), so event destinations or a
- *   protect configuration can be attached later without a code change.
+ * - An `AWS::SMSVOICE::ConfigurationSet` the sends name (`SMS_CONFIGURATION_SET`), with an event destination: an
+ *   SNS topic (the messaging topic key) → functions/sms-events, which records delivery receipts on the text
+ *   (`delivered` / `failed`, shared/use-cases/messaging/sms-events.ts).
  * - The origination identity (a phone number, pool or sender ID) comes from context `smsOriginationIdentity`:
  *   numbers are registered and bought by the operator, never by a stack. Two-way SMS to the topic is switched on
  *   by the operator too (`aws pinpoint-sms-voice-v2 update-phone-number --phone-number-id … --two-way-enabled
@@ -31,13 +32,26 @@ export interface SmsMessagingProps {
   readonly topicKey: kms.IKey;
   /** functions/inbound-sms, subscribed to the inbound topic. */
   readonly inboundHandler: ServiceFunction;
+  /** functions/sms-events, subscribed to the delivery events topic. */
+  readonly eventsHandler: ServiceFunction;
 }
+
+/**
+ * What the configuration set's event destination publishes: delivery receipts and final failures (AWS End User
+ * Messaging SMS User Guide, "Event types for SMS, MMS, and voice"); queued and pending are not sent.
+ */
+export const SMS_EVENT_TYPES = [
+  'TEXT_DELIVERED', 'TEXT_SUCCESSFUL', 'TEXT_BLOCKED', 'TEXT_TTL_EXPIRED', 'TEXT_CARRIER_UNREACHABLE', 'TEXT_INVALID', 'TEXT_INVALID_MESSAGE',
+  'TEXT_CARRIER_BLOCKED', 'TEXT_UNREACHABLE', 'TEXT_SPAM', 'TEXT_UNKNOWN', 'TEXT_PROTECT_BLOCKED',
+] as const;
 
 /** SMS configuration set, inbound topic and its subscription, and the send grant. */
 export class SmsMessaging extends Construct {
   readonly configurationSet: smsvoice.CfnConfigurationSet;
   /** Two-way SMS notifications (JSON per SNS message) → functions/inbound-sms. */
   readonly inboundTopic: sns.Topic;
+  /** Delivery events of the configuration set (`SMS_EVENT_TYPES`, JSON per SNS message) → functions/sms-events. */
+  readonly eventsTopic: sns.Topic;
   /** ARN of the origination identity, when `smsOriginationIdentity` is set. */
   readonly originationArn?: string;
   private readonly settings: MessagingSettings;
@@ -47,7 +61,29 @@ export class SmsMessaging extends Construct {
     const stack = Stack.of(this);
     this.settings = props.settings;
     this.originationArn = originationArn(stack, props.settings);
-    this.configurationSet = new smsvoice.CfnConfigurationSet(this, 'ConfigurationSet', {});
+    this.eventsTopic = new sns.Topic(this, 'EventsTopic', { displayName: 'SMS delivery events (sms-events)', masterKey: props.topicKey, enforceSSL: true });
+    this.eventsTopic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowEndUserMessagingEvents',
+        principals: [new iam.ServicePrincipal('sms-voice.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.eventsTopic.topicArn],
+        // This account's configuration sets only (not the one by ARN: the set names the topic, so that would be a cycle).
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'sms-voice', resource: 'configuration-set', resourceName: '*' }) },
+        },
+      }),
+    );
+    this.eventsTopic.addSubscription(new LambdaSubscription(props.eventsHandler.live));
+    this.configurationSet = new smsvoice.CfnConfigurationSet(this, 'ConfigurationSet', {
+      eventDestinations: [
+        { eventDestinationName: 'delivery-receipts', enabled: true, matchingEventTypes: [...SMS_EVENT_TYPES], snsDestination: { topicArn: this.eventsTopic.topicArn } },
+      ],
+    });
+    // The service checks it may publish when the destination is created: the topic policy first.
+    const eventsPolicy = this.eventsTopic.node.tryFindChild('Policy');
+    if (eventsPolicy) this.configurationSet.node.addDependency(eventsPolicy);
 
     this.inboundTopic = new sns.Topic(this, 'InboundTopic', { displayName: 'Inbound SMS (inbound-sms)', masterKey: props.topicKey, enforceSSL: true });
     this.inboundTopic.addToResourcePolicy(

@@ -1,11 +1,12 @@
 /**
  * The OpenAPI 3.1 document of `/api/v1`, derived from the operations registry: one path item per route, the
- * operation's id, summary, tag (its group), security and scope, parameters and request body from its zod input
- * schemas, its 200 body from its response schema, and the error responses the spec lists for it (spec
+ * operation's id, short summary (`titleOf`) and description (its one-line summary), tag (its group), security and
+ * scope, parameters and request body from its zod input schemas with the module's `example` request, its 200
+ * body from its response schema, and the error responses the spec lists for it (spec
  * "Endpoints" conventions: 401, 403, 404, 429; 422 where input is validated; 409 where marked (IK); 501 while
  * planned). `npm run openapi` writes it to docs/openapi.json.
  */
-import { isImplemented, responseOf, schemasOf, type RegisteredOperation } from '#api/operation';
+import { isImplemented, responseOf, schemasOf, titleOf, type RegisteredOperation } from '#api/operation';
 import { API_VERSION } from '#functions/meta/get-health';
 import { ERROR_RESPONSES, sharedComponents, type ErrorStatus } from '#lib/openapi/components';
 import { isOptionalBody, toJsonSchema, type JsonSchema } from '#lib/openapi/json-schema';
@@ -24,15 +25,38 @@ export function errorStatusesOf(op: RegisteredOperation): ErrorStatus[] {
   return statuses;
 }
 
+const typesOf = (schema: JsonSchema): unknown[] => [schema.type, ...((schema.anyOf ?? []) as JsonSchema[]).map((b) => b.type)];
+
+/**
+ * A query example as the parameter's schema types it: the module's example is a request as sent, where a query
+ * value is a string (`'10'`, `'true'`); the reference shows `10` and `true` where the schema says integer or boolean.
+ */
+function exampleValue(value: unknown, schema: JsonSchema): unknown {
+  if (typeof value !== 'string') return value;
+  const types = typesOf(schema);
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
 function parametersOf(op: RegisteredOperation, components: Record<string, JsonSchema>): unknown[] {
   const s = schemasOf(op);
   const params: unknown[] = [];
   for (const where of ['path', 'query'] as const) {
     const schema = s[where];
     if (!schema) continue;
-    const json = toJsonSchema(schema, 'input', components) as { properties?: Record<string, JsonSchema>; required?: string[] };
-    for (const [name, prop] of Object.entries(json.properties ?? {})) {
-      params.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: prop });
+    type Props = { properties?: Record<string, JsonSchema>; required?: string[] };
+    const json = toJsonSchema(schema, 'input', components) as Props;
+    // The value's own type and bounds (`integer`, 1..100) rather than what the wire form accepts (a number or a
+    // digit string): a client's generated type and the reference's sample read better. A transform's output is
+    // unrepresentable (`{}`): its input form stands.
+    const parsed = toJsonSchema(schema, 'output', components) as Props;
+    const examples = (where === 'query' ? (op.example?.query ?? {}) : {}) as Record<string, unknown>;
+    for (const [name, input] of Object.entries(json.properties ?? {})) {
+      const output = parsed.properties?.[name];
+      const prop = output && Object.keys(output).some((k) => k !== 'default') ? output : input;
+      const example = name in examples ? exampleValue(examples[name], prop) : undefined;
+      params.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: prop, ...(example !== undefined ? { example } : {}) });
     }
   }
   if (op.idempotent) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
@@ -58,18 +82,22 @@ function operationObject(op: RegisteredOperation, components: Record<string, Jso
   responses.default = { $ref: '#/components/responses/Error' };
   const out: Record<string, unknown> = {
     operationId: op.operationId,
-    summary: op.summary,
+    summary: titleOf(op),
+    description: op.designedHere ? `${op.summary}\n\nThe spec does not show this shape; it is this service's own design (docs/design-choices.md).` : op.summary,
     tags: [op.group],
     security: securityOf(op),
     'x-scope': op.access,
     'x-idempotent': op.idempotent,
     ...(op.planned && !isImplemented(op) ? { 'x-planned': op.planned } : {}),
-    ...(op.designedHere ? { description: 'The spec does not show this shape; it is this service\'s own design (README).' } : {}),
   };
   const parameters = parametersOf(op, components);
   if (parameters.length) out.parameters = parameters;
   if (s.body) {
-    out.requestBody = { required: !isOptionalBody(s.body), content: { 'application/json': { schema: toJsonSchema(s.body, 'input', components) } } };
+    const example = op.example?.body;
+    out.requestBody = {
+      required: !isOptionalBody(s.body),
+      content: { 'application/json': { schema: toJsonSchema(s.body, 'input', components), ...(example !== undefined ? { example } : {}) } },
+    };
   }
   out.responses = responses;
   return out;

@@ -50,8 +50,13 @@ interface OperationMeta<S extends OperationSchemas> {
   access: Access;
   /** The spec marks it (IK): honours `Idempotency-Key`. Default false. */
   idempotent?: boolean;
-  /** One line for the catalog and the reference. */
+  /** One line for the catalog and the reference (the OpenAPI `description`). */
   summary: string;
+  /**
+   * A few words naming the operation, the OpenAPI `summary` (the reference's sidebar) and the MCP tool's title.
+   * Default: the operationId in words (`createTransaction` → "Create transaction"; see `titleOf`).
+   */
+  title?: string;
   /** True where the spec says "not shown" and the shape is this service's own design (docs/design-choices.md). */
   designedHere?: boolean;
   /** Capabilities its group's function must have (types.ts `Capability`). */
@@ -97,6 +102,7 @@ export interface Operation<S extends OperationSchemas = OperationSchemas> {
   readonly access: Access;
   readonly idempotent: boolean;
   readonly summary: string;
+  readonly title?: string;
   readonly designedHere: boolean;
   readonly uses: readonly Capability[];
   /** Callable by a non-GET request while the workspace is frozen for deletion. */
@@ -125,6 +131,7 @@ function base<S extends OperationSchemas>(def: OperationMeta<S>) {
     access: def.access,
     idempotent: def.idempotent ?? false,
     summary: def.summary,
+    title: def.title,
     designedHere: def.designedHere ?? false,
     uses: def.uses ?? [],
     whileFrozen: def.whileFrozen ?? false,
@@ -150,6 +157,13 @@ export const isOperation = (value: unknown): value is Operation =>
 
 /** True when the operation has a handler (the catalog's `callable` and the coverage table use it). */
 export const isImplemented = (op: Operation): boolean => typeof op.handler === 'function';
+
+/** The operation's short name: its `title`, else its operationId in words (`listNotifications` → "List notifications"). */
+export function titleOf(op: Pick<Operation, 'operationId' | 'title'>): string {
+  if (op.title) return op.title;
+  const words = op.operationId.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 /** API Gateway route key, e.g. `GET /api/v1/transactions/{transactionId}`. */
 export const routeKeyOf = (op: Pick<Operation, 'method' | 'path'>): string => `${op.method} ${op.path}`;

@@ -2,8 +2,9 @@
  * API key items (organization `mcp_at_` and partner `rsk_` keys) and the request-path check that
  * authenticates a key and counts it against its fixed-window rate limit in ONE DynamoDB round trip.
  *
- * Item: `PK = APIKEY#<sha256(key)>`, `SK = APIKEY`; GSI1 `ORG#<orgId>#APIKEYS` / `<keyId>` lists an
- * organization's keys. Only the SHA-256 hash of a key is stored; its value cannot be recovered.
+ * Item: `PK = APIKEY#<sha256(key)>`, `SK = APIKEY`; GSI4 (keys only) `ORG#<orgId>#APIKEYS` / `<keyId>` lists an
+ * organization's keys, so the counter update of each request writes no index entry. Keys written before GSI4
+ * carry the same entry in GSI1 until `npm run admin -- table backfill-indexes` moves it (docs/indexes.md). Only the SHA-256 hash of a key is stored; its value cannot be recovered.
  *
  * Rate-limit counters live on the key item: `rlWin` (minute number since the epoch), `rlR`/`rlW`
  * (reads/writes in that window), `rlErr` and `op_<operationId>` (this window's usage, folded into the
@@ -14,8 +15,9 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from '#db/client';
-import { apiKeyPk, gsi1 } from '#db/keys';
+import { apiKeyPk, gsi1, gsi4 } from '#db/keys';
 import { usageDayUpdate } from '#db/usage';
+import { batchGetInOrder } from '#db/batch';
 import type { Scope } from '#api/types';
 
 export const ORG_KEY_PREFIX = 'mcp_at_';
@@ -122,12 +124,12 @@ export function apiKeyItem(input: {
   kind: 'org' | 'partner';
   keyId: string;
   value: string;
-}): ApiKeyItem & { GSI1PK: string; GSI1SK: string } {
+}): ApiKeyItem & { GSI4PK: string; GSI4SK: string } {
   return {
     PK: apiKeyPk(hashKey(input.value)),
     SK: 'APIKEY',
-    GSI1PK: gsi1.apiKeys(input.orgId),
-    GSI1SK: input.keyId,
+    GSI4PK: gsi4.apiKeys(input.orgId),
+    GSI4SK: input.keyId,
     entity: 'ApiKey',
     kind: input.kind,
     keyId: input.keyId,
@@ -140,17 +142,19 @@ export function apiKeyItem(input: {
   };
 }
 
-/** An organization's keys (never their values). */
+/**
+ * An organization's keys (never their values), by key id: the keys found on GSI4 (keys only), read with one
+ * `BatchGetItem`, and any key not yet moved off GSI1 by the backfill (docs/indexes.md). An organization holds a
+ * handful of keys, far under a batch's 100.
+ */
 export async function listApiKeys(orgId: string): Promise<ApiKeyItem[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': gsi1.apiKeys(orgId) },
-    }),
-  );
-  return (out.Items ?? []) as ApiKeyItem[];
+  const [moved, legacy] = await Promise.all([
+    db().send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI4', KeyConditionExpression: 'GSI4PK = :pk', ExpressionAttributeValues: { ':pk': gsi4.apiKeys(orgId) } })),
+    db().send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.apiKeys(orgId) } })),
+  ]);
+  const items = [...((legacy.Items ?? []) as ApiKeyItem[]), ...((await batchGetInOrder((moved.Items ?? []).map((i) => ({ PK: String(i.PK), SK: String(i.SK) })))) as ApiKeyItem[])];
+  const byId = new Map(items.map((k) => [k.keyId, k]));
+  return [...byId.values()].sort((a, b) => a.keyId.localeCompare(b.keyId));
 }
 
 /**

@@ -180,7 +180,7 @@ export function communicationPuts(orgId: string, m: Communication): TransactItem
  */
 export function communicationOutcome(
   orgId: string,
-  m: Communication,
+  m: Pick<Communication, 'id' | 'transactionId' | 'createdAt'>,
   sent: { provider: string; providerMessageId: string; from?: string | null } | null,
   detail: string | null,
   now: Date,

@@ -14,6 +14,9 @@ import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '#db/client';
 import { queryUpTo } from '#db/query-up-to';
+import { batchGetInOrder } from '#db/batch';
+import { searchContactIds } from '#db/search-index';
+import { phoneQueryDigits } from '#domain/search-tokens';
 import { contactEmailPk, contactPk, gsi1, txnPk } from '#db/keys';
 import { MAX_TRANSACT_ITEMS, transactWrite, type TransactItem } from '#db/transact';
 import { NotFound } from '#domain/errors';
@@ -244,27 +247,32 @@ export async function commitContactUpdate(
 }
 
 /**
- * A page of the organization's contacts sorted by name (GSI1), optionally filtered by `q` (names, email, company,
- * phone digits; see `contactSearchTerm`) and `type`. Reads only as far as the requested page plus one item.
+ * A page of the organization's contacts sorted by name (GSI1), optionally filtered by `q` (each of its words starts
+ * a word of the names, email or company, or it is a phone number's start, national or local; see
+ * `contactSearchTerm`) and `type`. A `q` is answered from the search-token index (shared/db/search-index.ts).
+ * Reads only as far as the requested page plus one item.
  * @param opts page is 1-based
  */
 export async function listContacts(orgId: string, opts: { q?: string; type?: ContactType; page: number; pageSize: number }) {
   const wanted = opts.page * opts.pageSize + 1;
-  const term = contactSearchTerm(opts.q);
-  const values: Record<string, unknown> = { ':pk': contactsGsi1(orgId) };
-  const filters: string[] = [];
-  if (term) (filters.push('contains(searchText, :q)'), (values[':q'] = term));
-  if (opts.type) (filters.push('#type = :type'), (values[':type'] = opts.type));
-  const input: QueryCommandInput = {
-    TableName: tableName(),
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: values,
-    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : { Limit: wanted }),
-    ...(opts.type ? { ExpressionAttributeNames: { '#type': 'type' } } : {}),
-  };
-  const found = await queryUpTo(input, wanted);
   const start = (opts.page - 1) * opts.pageSize;
+  const term = contactSearchTerm(opts.q);
+  if (term) {
+    const ids = await searchContactIds(orgId, /^\d+$/.test(term) ? phoneQueryDigits(term) : term, wanted, opts.type);
+    // Only the page's contacts are read; the ids around it only count.
+    const contacts = await batchGetInOrder(ids.slice(start, start + opts.pageSize).map((id) => contactKey(orgId, id)));
+    return { data: contacts.map(toContact), page: opts.page, pageSize: opts.pageSize, hasMore: ids.length > start + opts.pageSize };
+  }
+  const found = await queryUpTo(
+    {
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': contactsGsi1(orgId), ...(opts.type ? { ':type': opts.type } : {}) },
+      ...(opts.type ? { FilterExpression: '#type = :type', ExpressionAttributeNames: { '#type': 'type' } } : { Limit: wanted }),
+    },
+    wanted,
+  );
   return { data: found.slice(start, start + opts.pageSize).map(toContact), page: opts.page, pageSize: opts.pageSize, hasMore: found.length > start + opts.pageSize };
 }
 

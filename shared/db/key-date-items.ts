@@ -1,7 +1,8 @@
 /**
  * Key-date items: `PK = ORG#<orgId>#TXN#<id>`, `SK = KD#<keyDateType>`, so a type appears at most once per
- * transaction by construction (writing it again overwrites). GSI1 `ORG#<orgId>#KEYDATES` /
- * `<date>#<transactionId>#<type>` serves the cross-deal upcoming list.
+ * transaction by construction (writing it again overwrites). While open (no `completedAt`) a key date is in the
+ * sparse GSI1 `ORG#<orgId>#KEYDATES` / `<date>#<transactionId>#<type>`, which serves the cross-deal upcoming list:
+ * a read of it returns only open dates, so its `Limit` bounds the items read.
  */
 import { tableName } from '#db/client';
 import { gsi1, txnPk } from '#db/keys';
@@ -28,8 +29,7 @@ export function keyDateItem(orgId: string, kd: KeyDate) {
     entity: 'KeyDate',
     orgId,
     ...kd,
-    GSI1PK: gsi1.keyDates(orgId),
-    GSI1SK: `${kd.dateValue}#${kd.transactionId}#${kd.keyDateType}`,
+    ...(kd.completedAt ? {} : { GSI1PK: gsi1.keyDates(orgId), GSI1SK: `${kd.dateValue}#${kd.transactionId}#${kd.keyDateType}` }),
   };
 }
 

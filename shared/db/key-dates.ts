@@ -16,7 +16,10 @@ export async function listKeyDates(orgId: string, transactionId: string): Promis
 }
 
 /**
- * Open key dates of all deals from `fromDate` to `fromDate + horizonDays` inclusive, soonest first (GSI1).
+ * Open key dates of all deals from `fromDate` to `fromDate + horizonDays` inclusive, soonest first (GSI1, sparse:
+ * completed dates are not in it). Reads pages of `limit` items, so the items read are about `limit` whatever the
+ * organization's size; the filter only drops completed dates written before the index was sparse (until
+ * `npm run admin -- table backfill-indexes` runs, docs/indexes.md).
  * @param fromDate `YYYY-MM-DD`
  */
 export async function listUpcomingKeyDates(orgId: string, fromDate: string, horizonDays: number, limit: number): Promise<(KeyDate & { daysUntil: number })[]> {
@@ -31,6 +34,7 @@ export async function listUpcomingKeyDates(orgId: string, fromDate: string, hori
         KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
         FilterExpression: 'attribute_not_exists(completedAt) OR completedAt = :null',
         ExpressionAttributeValues: { ':pk': gsi1.keyDates(orgId), ':from': fromDate, ':to': `${until}~`, ':null': null },
+        Limit: limit - found.length,
         ExclusiveStartKey,
       }),
     );

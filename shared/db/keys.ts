@@ -53,6 +53,12 @@ export const oauthPk = {
   refresh: (tokenHash: string) => `OAUTHREFRESH#${tokenHash}`,
 };
 
+/**
+ * The search-token partition of a deal or contact (shared/db/search-index.ts): one item per indexed prefix,
+ * `SK = Q#<prefix>`, so the item's tokens are read and replaced with one `Query`.
+ */
+export const searchTokensPk = (ownerPk: string) => `${ownerPk}#SEARCH`;
+
 /** GSI1 partitions (cross-deal lists). */
 export const gsi1 = {
   proposals: (orgId: string) => `ORG#${orgId}#PROPOSALS`,
@@ -72,14 +78,20 @@ export const gsi1 = {
   dealDocuments: (orgId: string, transactionId: string) => `${txnPk(orgId, transactionId)}#DOCS`,
   /** A deal's disclosure packages. */
   dealDisclosures: (orgId: string, transactionId: string) => `${txnPk(orgId, transactionId)}#DISCS`,
-  /** A deal's pending scheduled messages (sparse: removed once sent, cancelled or failed). */
+  /** A deal's pending scheduled messages (pending or being sent). */
   dealScheduledMessages: (orgId: string, transactionId: string) => `${txnPk(orgId, transactionId)}#SCHEDULED`,
+  /** A deal's scheduled messages that ended `sent`, `cancelled` or `failed` (their history, one partition each). */
+  dealScheduledMessagesEnded: (orgId: string, transactionId: string, status: string) => `${txnPk(orgId, transactionId)}#SCHEDULED#${status}`,
   /** The organization's form submissions, newest first. */
   formSubmissions: (orgId: string) => `ORG#${orgId}#FORMSUBS`,
   /** The organization's SMS conversations by latest activity. */
   threads: (orgId: string) => `ORG#${orgId}#THREADS`,
   /** The messages of one SMS conversation (the same value as the conversation's {@link threadPk}). */
   threadMessages: (orgId: string, threadId: string) => threadPk(orgId, threadId),
+  /** Deals with an address word starting with `prefix` (a normalised prefix, shared/domain/search-tokens.ts), newest first. */
+  dealSearch: (orgId: string, prefix: string) => `ORG#${orgId}#DEALQ#${prefix}`,
+  /** Contacts with a word (name, email, company, phone digits) starting with `prefix`, by name. */
+  contactSearch: (orgId: string, prefix: string) => `ORG#${orgId}#CONTACTQ#${prefix}`,
 };
 
 /** GSI2 partitions. */
@@ -91,6 +103,18 @@ export const gsi2 = {
   contactComms: (orgId: string, contactId: string) => `ORG#${orgId}#CONTACT#${contactId}#COMMS`,
   /** A deal's form submissions. */
   dealFormSubmissions: (orgId: string, transactionId: string) => `${txnPk(orgId, transactionId)}#FORMSUBS`,
+  /** Open tasks of one assignee (a user id, or `unassigned`), soonest due first (sparse: only while open). */
+  openTasksOf: (orgId: string, assignee: string | null) => `ORG#${orgId}#OPENTASKS#${assignee ?? '-'}`,
+};
+
+/**
+ * GSI4 partitions (keys only). Items here are updated on the request path (the rate-limit counters of API keys
+ * and OAuth grants); as GSI4 projects only keys, those updates write no index entry (1 write unit, not 2).
+ */
+export const gsi4 = {
+  apiKeys: (orgId: string) => `ORG#${orgId}#APIKEYS`,
+  /** Every OAuth grant of one user to one client (refresh-token reuse revokes them all, RFC 9700 §4.14). */
+  oauthGrants: (userId: string, clientId: string) => `OAUTHGRANTS#${userId}#${clientId}`,
 };
 
 /** Sort key of a timestamped child: ISO time first so the collection reads in time order. */

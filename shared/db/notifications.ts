@@ -5,7 +5,8 @@
  * outbox record writes nothing twice. A device: `PK = ORG#<orgId>#USER#<userId>#DEVICES`, `SK = DEVICE#<installationId>`.
  */
 import { createHash } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from '#db/client';
 import { devicesPk, notificationsPk } from '#db/keys';
 import type { NotificationDraft } from '#domain/notifications';
@@ -74,7 +75,7 @@ export async function listNotifications(orgId: string, userId: string, opts: { l
         ExclusiveStartKey,
       }),
     );
-    for (const i of out.Items ?? []) found.push({ id: i.id, type: i.type, title: i.title, body: i.body, transactionId: i.transactionId ?? null, eventId: i.eventId, data: i.data ?? {}, createdAt: i.createdAt, readAt: i.readAt ?? null });
+    for (const i of out.Items ?? []) found.push(notificationFrom(i));
     ExclusiveStartKey = out.LastEvaluatedKey;
   } while (ExclusiveStartKey && found.length < opts.limit);
   return found.slice(0, opts.limit);
@@ -99,6 +100,101 @@ export async function countUnread(orgId: string, userId: string): Promise<number
     ExclusiveStartKey = out.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return count;
+}
+
+const notificationFrom = (i: Record<string, any>): Notification => ({
+  id: i.id, type: i.type, title: i.title, body: i.body, transactionId: i.transactionId ?? null, eventId: i.eventId, data: i.data ?? {}, createdAt: i.createdAt, readAt: i.readAt ?? null,
+});
+
+/**
+ * Sets `readAt` on one stored notification unless it is already read (the first `readAt` is kept: marking again
+ * changes nothing). @returns the notification as it now is
+ * @throws ConditionalCheckFailedException when the item does not exist
+ */
+async function setRead(orgId: string, userId: string, sk: string, at: string): Promise<Notification> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: notifPk(orgId, userId), SK: sk },
+        UpdateExpression: 'SET readAt = :at',
+        ConditionExpression: 'attribute_exists(SK) AND readAt = :null',
+        ExpressionAttributeValues: { ':at': at, ':null': null },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return notificationFrom(out.Attributes ?? {});
+  } catch (err) {
+    // The item as it was (already read), in the low-level attribute-value form: the document client does not convert errors.
+    const old = (err as { Item?: Parameters<typeof unmarshall>[0] }).Item;
+    if ((err as Error).name === 'ConditionalCheckFailedException' && old) return notificationFrom(unmarshall(old));
+    throw err;
+  }
+}
+
+/**
+ * Marks one of the member's notifications read. The id is not in the sort key (`NOTIF#<createdAt>#<eventId>`), so
+ * the member's partition is read newest first, keys only, until it is found: one page for the recent ones a
+ * client marks.
+ * @returns the notification with its `readAt` (the first one when it was already read), or undefined when the
+ *   member has no notification of that id (another member's or another organization's included)
+ */
+export async function markNotificationRead(orgId: string, userId: string, id: string, at: string): Promise<Notification | undefined> {
+  const pages = paginateQuery(
+    { client: db() },
+    {
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :n)',
+      FilterExpression: 'id = :id',
+      ExpressionAttributeValues: { ':pk': notifPk(orgId, userId), ':n': 'NOTIF#', ':id': id },
+      ProjectionExpression: 'SK',
+      ScanIndexForward: false,
+    },
+  );
+  for await (const page of pages) {
+    const sk = page.Items?.[0]?.SK as string | undefined;
+    if (!sk) continue;
+    try {
+      return await setRead(orgId, userId, sk, at);
+    } catch (err) {
+      // No old item: it was removed between the query and the update.
+      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Marks read every unread notification of the member created at or before `before` (ISO 8601 UTC; the sort key
+ * bounds the read), in parallel updates of 25.
+ * @returns how many were unread and are now read
+ */
+export async function markAllNotificationsRead(orgId: string, userId: string, before: string, at: string): Promise<number> {
+  let marked = 0;
+  const pages = paginateQuery(
+    { client: db() },
+    {
+      TableName: tableName(),
+      // `#` sorts before every character of an event id, so `NOTIF#<before>#~` ends after every item of that instant.
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      FilterExpression: 'readAt = :null',
+      ExpressionAttributeValues: { ':pk': notifPk(orgId, userId), ':from': 'NOTIF#', ':to': `NOTIF#${before}#~`, ':null': null },
+      ProjectionExpression: 'SK',
+    },
+  );
+  for await (const page of pages) {
+    const keys = (page.Items ?? []).map((i) => i.SK as string);
+    for (let i = 0; i < keys.length; i += 25) {
+      const done = await Promise.allSettled(keys.slice(i, i + 25).map((sk) => setRead(orgId, userId, sk, at)));
+      for (const r of done) {
+        // A notification marked meanwhile comes back with its own readAt, and counts as not marked here.
+        if (r.status === 'fulfilled') marked += r.value.readAt === at ? 1 : 0;
+        else if ((r.reason as Error).name !== 'ConditionalCheckFailedException') throw r.reason;
+      }
+    }
+  }
+  return marked;
 }
 
 /** A registered device. The push token is kept (it is the address push goes to) but never shown back. */

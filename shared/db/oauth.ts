@@ -5,7 +5,7 @@
  * - Client (RFC 7591 registration): `PK = OAUTHCLIENT#<clientId>`, `SK = CLIENT`.
  * - Login session (the sign-in and consent pages): `PK = OAUTHLOGIN#<sha256(session)>`, `SK = LOGIN`, 15 minutes.
  * - Authorization code: `PK = OAUTHCODE#<sha256(code)>`, `SK = CODE`; 60 s, single use (`usedAt`).
- * - Grant (one authorization of one user, organization and client): `PK = OAUTHGRANT#<grantId>`, `SK = GRANT`; GSI1
+ * - Grant (one authorization of one user, organization and client): `PK = OAUTHGRANT#<grantId>`, `SK = GRANT`; GSI4 (keys only)
  *   `OAUTHGRANTS#<userId>#<clientId>` lists a user's grants to a client. It carries the key fields and rate-limit
  *   counters of an API key (shared/db/api-keys.ts), so an access token is authenticated and counted with one
  *   conditional `UpdateItem` on it, and revoking it (`revokedAt`) ends every token it issued at once.
@@ -16,7 +16,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from '#db/client';
-import { gsi1, oauthPk } from '#db/keys';
+import { gsi1, gsi4, oauthPk } from '#db/keys';
 import { transactWrite, WriteConflict } from '#db/transact';
 import type { Scope } from '#api/types';
 
@@ -65,6 +65,8 @@ export interface AuthorizationRequest {
   codeChallenge: string;
   /** RFC 8707 resource indicator (becomes the token's `aud`). */
   resource: string;
+  /** The organization id the client named with `organization`: its branding on the sign-in pages only. */
+  organization?: string;
 }
 
 /** A sign-in in progress. */
@@ -243,8 +245,8 @@ export async function createGrant(grant: Grant, refresh: { token: string; expire
             TableName: tableName(),
             Item: {
               ...grantKey(grant.grantId),
-              GSI1PK: gsi1.oauthGrants(grant.userId, grant.clientId),
-              GSI1SK: grant.grantId,
+              GSI4PK: gsi4.oauthGrants(grant.userId, grant.clientId),
+              GSI4SK: grant.grantId,
               entity: 'OAuthGrant',
               kind: 'org',
               keyId: grant.grantId,
@@ -291,12 +293,16 @@ export async function revokeGrant(grantId: string, now: Date): Promise<void> {
   }
 }
 
-/** Ids of every grant of `userId` to `clientId`, revoked ones included. */
+/**
+ * Ids of every grant of `userId` to `clientId`, revoked ones included: from GSI4 (keys only, the id is its sort
+ * key) and from GSI1 for grants the backfill has not moved yet (docs/indexes.md).
+ */
 export async function grantIdsOf(userId: string, clientId: string): Promise<string[]> {
-  const out = await db().send(
-    new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.oauthGrants(userId, clientId) }, ProjectionExpression: 'grantId' }),
-  );
-  return (out.Items ?? []).map((i) => i.grantId as string);
+  const [moved, legacy] = await Promise.all([
+    db().send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI4', KeyConditionExpression: 'GSI4PK = :pk', ExpressionAttributeValues: { ':pk': gsi4.oauthGrants(userId, clientId) } })),
+    db().send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.oauthGrants(userId, clientId) }, ProjectionExpression: 'grantId' })),
+  ]);
+  return [...new Set([...(moved.Items ?? []).map((i) => String(i.GSI4SK)), ...(legacy.Items ?? []).map((i) => String(i.grantId))])];
 }
 
 /** The refresh token's record, or undefined. */

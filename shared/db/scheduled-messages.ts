@@ -1,10 +1,12 @@
 /**
  * Scheduled emails of a deal (spec "Messaging": scheduled messages list/create, `DELETE /scheduled-messages/{id}`).
- * `PK = ORG#<orgId>#SCHEDMSG#<id>`, `SK = SCHED`; until it is final it is listed on its deal by GSI1
- * `ORG#<orgId>#TXN#<txnId>#SCHEDULED` / `<sendAt>#<id>` (sparse: removed once sent, cancelled or failed).
+ * `PK = ORG#<orgId>#SCHEDMSG#<id>`, `SK = SCHED`; listed on its deal by GSI1 `<sendAt>#<id>` in one partition per
+ * list: `ORG#<orgId>#TXN#<txnId>#SCHEDULED` while pending or sending, then `…#SCHEDULED#<sent|cancelled|failed>`, so
+ * each `status` filter of the list is one bounded `Query` and history stays listable. (Messages that ended before
+ * this layout left GSI1 and are not listed.)
  *
- * States: `pending` → `sending` (claimed by the send, so two runs cannot both send) → `sent` | `failed`;
- * `pending` → `cancelled`. The schedule that fires the send (EventBridge Scheduler in AWS) is named by `scheduleName`.
+ * States: `pending` → `sending` (claimed when the schedule fires, in the transaction that queues the email) →
+ * `sent` | `failed` (set by the send worker with the message's outcome); `pending` → `cancelled`. The schedule that fires the send (EventBridge Scheduler in AWS) is named by `scheduleName`.
  */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -79,45 +81,72 @@ export async function getScheduledMessage(orgId: string, id: string, consistent 
   return toScheduledMessage(out.Item);
 }
 
-/** A deal's active scheduled messages (pending, or being sent), soonest first. */
-export async function listActiveScheduledMessages(orgId: string, transactionId: string): Promise<ScheduledMessage[]> {
-  const out = await db().send(
-    new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': dealGsi1(orgId, transactionId) } }),
-  );
-  return (out.Items ?? []).map(toScheduledMessage).filter((m) => !FINAL.includes(m.status));
-}
+/** What `GET …/scheduled-messages?status=` filters on; `pending` includes messages being sent. */
+export type ScheduledListStatus = 'pending' | 'sent' | 'cancelled' | 'failed';
 
-/** Statuses a message does not leave. */
-const FINAL: readonly ScheduledMessageStatus[] = ['sent', 'cancelled', 'failed'];
+/** The GSI1 partition a message in `status` is listed in. */
+const listPartition = (orgId: string, transactionId: string, status: ScheduledMessageStatus) =>
+  status === 'pending' || status === 'sending' ? dealGsi1(orgId, transactionId) : gsi1.dealScheduledMessagesEnded(orgId, transactionId, status);
 
 /**
- * Moves a scheduled message from one status to another (leaving the deal's list when the new status is final),
- * conditionally: the transition happens at most once.
+ * A deal's scheduled messages in one status (default `pending`: pending or being sent), soonest first; one `Query`
+ * of at most `limit` items.
+ */
+export async function listScheduledMessages(orgId: string, transactionId: string, status: ScheduledListStatus = 'pending', limit = 100): Promise<ScheduledMessage[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': listPartition(orgId, transactionId, status) },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map(toScheduledMessage);
+}
+
+/**
+ * The conditional `Update` moving a scheduled message from one status to another (and to the deal's list of its new
+ * status), for a transaction; it happens at most once.
+ */
+export function scheduledMessageTransition(
+  orgId: string,
+  m: Pick<ScheduledMessage, 'id' | 'transactionId'>,
+  from: ScheduledMessageStatus,
+  to: ScheduledMessageStatus,
+  now: Date,
+  set: { sentMessageId?: string; error?: string | null } = {},
+): TransactItem {
+  const values: Record<string, unknown> = { ':from': from, ':to': to, ':now': now.toISOString(), ':list': listPartition(orgId, m.transactionId, to) };
+  const sets = ['#s = :to', 'updatedAt = :now', 'GSI1PK = :list'];
+  if (set.sentMessageId !== undefined) (sets.push('sentMessageId = :mid'), (values[':mid'] = set.sentMessageId));
+  if (set.error !== undefined) (sets.push('#e = :err'), (values[':err'] = set.error));
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: key(orgId, m.id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: '#s = :from',
+      ExpressionAttributeNames: { '#s': 'status', ...(set.error !== undefined ? { '#e': 'error' } : {}) },
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * Moves a scheduled message from one status to another (`scheduledMessageTransition`), conditionally.
  * @returns true when it moved; false when the message was not in `from` (or is gone)
  */
 export async function transitionScheduledMessage(
   orgId: string,
-  id: string,
+  m: Pick<ScheduledMessage, 'id' | 'transactionId'>,
   from: ScheduledMessageStatus,
   to: ScheduledMessageStatus,
   now: Date,
   set: { sentMessageId?: string; error?: string | null } = {},
 ): Promise<boolean> {
-  const values: Record<string, unknown> = { ':from': from, ':to': to, ':now': now.toISOString() };
-  const sets = ['#s = :to', 'updatedAt = :now'];
-  if (set.sentMessageId !== undefined) (sets.push('sentMessageId = :mid'), (values[':mid'] = set.sentMessageId));
-  if (set.error !== undefined) (sets.push('#e = :err'), (values[':err'] = set.error));
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(orgId, id),
-        UpdateExpression: `SET ${sets.join(', ')}${FINAL.includes(to) ? ' REMOVE GSI1PK, GSI1SK' : ''}`,
-        ConditionExpression: '#s = :from',
-        ExpressionAttributeNames: { '#s': 'status', ...(set.error !== undefined ? { '#e': 'error' } : {}) },
-        ExpressionAttributeValues: values,
-      }),
-    );
+    await db().send(new UpdateCommand(scheduledMessageTransition(orgId, m, from, to, now, set).Update as ConstructorParameters<typeof UpdateCommand>[0]));
     return true;
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return false;

@@ -17,6 +17,13 @@ export const TABLE_KEYS = {
      * by its keys' rate limits (60 writes/min/key), far below a GSI partition's 1,000 writes/s.
      */
     { indexName: 'GSI3', partitionKey: 'orgId', sortKey: 'PK', projection: 'KEYS_ONLY' },
+    /**
+     * Keys only, for items updated on the request path: API keys and OAuth grants (their rate-limit counters
+     * change on every request). An update that touches no projected attribute writes nothing to a GSI, so
+     * authenticating costs one write unit; in GSI1 (projection ALL) it cost two. Readers fetch the few items
+     * found with `BatchGetItem`.
+     */
+    { indexName: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK', projection: 'KEYS_ONLY' },
   ],
 } as const;
 

@@ -2,10 +2,11 @@
  * Task items. A task lives in its deal's item collection (`SK = TASK#<taskId>`), so reading a deal is one
  * query; a reference item `PK = ORG#<orgId>#TASK#<taskId>`, `SK = TASK` (written in the same transaction)
  * finds the deal from a task id, and its partition also holds the task's comments. While open, a task is
- * in the sparse GSI1 `ORG#<orgId>#OPENTASKS` / `<dueDate>#<taskId>`.
+ * in the sparse GSI1 `ORG#<orgId>#OPENTASKS` / `<dueDate>#<taskId>` and in its assignee's sparse GSI2
+ * `ORG#<orgId>#OPENTASKS#<userId or ->` / `<dueDate>#<taskId>`, so both lists read only open tasks.
  */
 import { tableName } from '#db/client';
-import { gsi1, taskPk, txnPk } from '#db/keys';
+import { gsi1, gsi2, taskPk, txnPk } from '#db/keys';
 import type { Actor } from '#events/outbox';
 
 export interface Task {
@@ -39,10 +40,12 @@ export function newOpenTask(deal: { address: string }, actor: Actor, now: Date, 
 
 const NO_DUE_DATE = '9999-12-31';
 
-/** Open-task index entry (absent once completed: the index is sparse). */
-export const openTaskIndex = (orgId: string, t: Pick<Task, 'dueDate' | 'id'>) => ({
+/** Open-task index entries, of the organization and of the assignee (absent once completed: the indexes are sparse). */
+export const openTaskIndex = (orgId: string, t: Pick<Task, 'dueDate' | 'id' | 'assigneeUserId'>) => ({
   GSI1PK: gsi1.openTasks(orgId),
   GSI1SK: `${t.dueDate ?? NO_DUE_DATE}#${t.id}`,
+  GSI2PK: gsi2.openTasksOf(orgId, t.assigneeUserId),
+  GSI2SK: `${t.dueDate ?? NO_DUE_DATE}#${t.id}`,
 });
 
 export function taskItem(orgId: string, t: Task) {
@@ -75,7 +78,7 @@ export function taskMoveUpdate(orgId: string, t: Task) {
     Update: {
       TableName: tableName(),
       Key: taskKey(orgId, t),
-      UpdateExpression: 'SET dueDate = :d, dueOffsetDays = :o, GSI1SK = :g',
+      UpdateExpression: 'SET dueDate = :d, dueOffsetDays = :o, GSI1SK = :g, GSI2SK = :g',
       ConditionExpression: 'attribute_exists(SK)',
       ExpressionAttributeValues: { ':d': t.dueDate, ':o': t.dueOffsetDays, ':g': openTaskIndex(orgId, t).GSI1SK },
     },

@@ -6,8 +6,8 @@
  */
 import { BatchGetCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
-import { gsi1, taskPk, timeSk } from '#db/keys';
-import { taskKey, taskRefKey, toTask, type Task } from '#db/task-items';
+import { gsi1, gsi2, taskPk, timeSk } from '#db/keys';
+import { openTaskIndex, taskKey, taskRefKey, toTask, type Task } from '#db/task-items';
 import { getDeal, queryAll } from '#db/transactions';
 import type { TransactItem } from '#db/transact';
 import { NotFound } from '#domain/errors';
@@ -24,17 +24,31 @@ export async function getTask(orgId: string, taskId: string): Promise<Task> {
   return toTask(out.Item);
 }
 
-/** The `Update` that sets (or, with null, clears) a task's assignee; fails when the task is gone. */
-export const assignTaskUpdate = (orgId: string, t: Pick<Task, 'transactionId' | 'id'>, assigneeUserId: string | null): TransactItem => ({
-  Update: { TableName: tableName(), Key: taskKey(orgId, t), UpdateExpression: 'SET assigneeUserId = :a', ConditionExpression: 'attribute_exists(SK)', ExpressionAttributeValues: { ':a': assigneeUserId } },
-});
+/**
+ * The `Update` that sets (or, with null, clears) a task's assignee, moving an open task to the assignee's open-task
+ * index; fails when the task is gone. (A task completed meanwhile may keep an index entry; readers drop tasks that are
+ * not open.)
+ */
+export function assignTaskUpdate(orgId: string, t: Pick<Task, 'transactionId' | 'id' | 'status' | 'dueDate'>, assigneeUserId: string | null): TransactItem {
+  const open = t.status === 'open';
+  const entry = openTaskIndex(orgId, { ...t, assigneeUserId });
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: taskKey(orgId, t),
+      UpdateExpression: open ? 'SET assigneeUserId = :a, GSI2PK = :g, GSI2SK = :gs' : 'SET assigneeUserId = :a',
+      ConditionExpression: 'attribute_exists(SK)',
+      ExpressionAttributeValues: { ':a': assigneeUserId, ...(open ? { ':g': entry.GSI2PK, ':gs': entry.GSI2SK } : {}) },
+    },
+  };
+}
 
 /** The `Update` that completes an open task and takes it off the open-task index; fails unless it is open. */
 export const completeTaskUpdate = (orgId: string, done: Task): TransactItem => ({
   Update: {
     TableName: tableName(),
     Key: taskKey(orgId, done),
-    UpdateExpression: 'SET #s = :done, completedAt = :at, completedBy = :by, completionNote = :note REMOVE GSI1PK, GSI1SK',
+    UpdateExpression: 'SET #s = :done, completedAt = :at, completedBy = :by, completionNote = :note REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK',
     ConditionExpression: '#s = :open',
     ExpressionAttributeNames: { '#s': 'status' },
     ExpressionAttributeValues: { ':done': 'completed', ':open': 'open', ':at': done.completedAt, ':by': done.completedBy, ':note': done.completionNote },
@@ -56,7 +70,9 @@ export const taskDeletes = (orgId: string, t: Pick<Task, 'transactionId' | 'id'>
 ];
 
 /**
- * Open tasks, soonest due first (undated last): of one deal (its collection) or of all deals (GSI1).
+ * Open tasks, soonest due first (undated last): of one deal (its collection), of all deals (sparse GSI1) or of one
+ * assignee (sparse GSI2). Reads pages of `limit` items, so the items read are about `limit` whatever the
+ * organization's size.
  * @param assignedTo a user id, or `me` for the calling user, or `unassigned`
  */
 export async function listOpenTasks(actor: { orgId: string; userId: string | null }, opts: { transactionId?: string; assignedTo?: string; limit: number }): Promise<Task[]> {
@@ -66,10 +82,14 @@ export async function listOpenTasks(actor: { orgId: string; userId: string | nul
     const deal = await getDeal(actor.orgId, opts.transactionId);
     return deal.tasks.filter(keep).slice(0, opts.limit);
   }
+  const index =
+    assignee === undefined
+      ? { IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.openTasks(actor.orgId) } }
+      : { IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': gsi2.openTasksOf(actor.orgId, assignee === 'unassigned' ? null : assignee) } };
   const found: Task[] = [];
   let ExclusiveStartKey: Record<string, any> | undefined;
   do {
-    const out = await db().send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.openTasks(actor.orgId) }, ExclusiveStartKey }));
+    const out = await db().send(new QueryCommand({ TableName: tableName(), ...index, Limit: opts.limit - found.length, ExclusiveStartKey }));
     found.push(...(out.Items ?? []).map(toTask).filter(keep));
     ExclusiveStartKey = out.LastEvaluatedKey;
   } while (ExclusiveStartKey && found.length < opts.limit);

@@ -5,6 +5,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#db/client';
+import { indexCommitted } from '#db/search-index';
 import { Conflict } from '#domain/errors';
 
 /**
@@ -24,7 +25,8 @@ export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWrit
 export const MAX_TRANSACT_ITEMS = 100;
 
 /**
- * Commits `items` atomically.
+ * Commits `items` atomically, then writes the search tokens of each deal or contact it put
+ * (shared/db/search-index.ts; derived data, outside the transaction as a GSI entry would be).
  * @param onConditionFailed called with the index of the first item whose condition failed; its return
  *   value (an error) is thrown. Other cancellations (conflicts, throttling) are rethrown as they are.
  * @throws WriteConflict when DynamoDB cancels the transaction for a concurrent transaction on the same items
@@ -43,4 +45,5 @@ export async function transactWrite(items: TransactItem[], onConditionFailed?: (
     }
     throw err;
   }
+  await indexCommitted(items.map((i) => i.Put?.Item));
 }

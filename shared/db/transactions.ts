@@ -2,12 +2,16 @@
  * Transactions (deals). The deal and what it owns form one item collection, `PK = ORG#<orgId>#TXN#<id>`:
  * `SK = TXN` (the deal), `KD#<type>` (key dates), `TASK#<id>` (tasks), `ACT#<iso>#<id>` (activity).
  * GSI1 `ORG#<orgId>#TXNS` / `<updatedAt>#<id>` lists deals by update time; GSI2
- * `ORG#<orgId>#TXNSTATUS#<status>` / `<updatedAt>#<id>` lists them by status.
+ * `ORG#<orgId>#TXNSTATUS#<status>` / `<updatedAt>#<id>` lists them by status; the search tokens of the address
+ * (shared/db/search-index.ts) find them by words.
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { queryUpTo } from '#db/query-up-to';
+import { batchGetInOrder } from '#db/batch';
+import { dealIdsByWords, indexItem, searchDeals } from '#db/search-index';
+import { searchPrefixes, searchWords } from '#domain/search-tokens';
 import { gsi1, gsi2, txnPk } from '#db/keys';
 import { transactWrite, type TransactItem } from '#db/transact';
 import type { Actor } from '#events/outbox';
@@ -225,38 +229,48 @@ export async function getDeal(orgId: string, transactionId: string): Promise<Dea
 export const byDue = (a: Task, b: Task) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999') || a.createdAt.localeCompare(b.createdAt);
 
 /**
- * A page of deals, most recently updated first, optionally filtered by status (GSI2) and text `q`.
- * Reads only as far as the requested page (plus one item to know whether more exist).
+ * A page of deals, most recently updated first, optionally of one status (GSI2). With a text `q` (each of its words
+ * starts a word of the address), the deals matching it, most recently created first, from the search-token index
+ * (shared/db/search-index.ts). Reads only as far as the requested page (plus one item to know whether more exist).
  */
 export async function listTransactions(orgId: string, opts: { q?: string; status?: string; page: number; pageSize: number }) {
   const wanted = opts.page * opts.pageSize + 1;
-  const q = opts.q?.trim().toLowerCase();
-  const base: QueryCommandInput = opts.status
-    ? { TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': gsi2.transactionsByStatus(orgId, opts.status) } }
-    : { TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.transactions(orgId) } };
-  const input: QueryCommandInput = {
-    ...base,
-    ScanIndexForward: false,
-    ...(q
-      ? { FilterExpression: 'contains(searchText, :q)', ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ':q': q } }
-      : { Limit: wanted }),
-  };
-  const found = await queryUpTo(input, wanted);
   const start = (opts.page - 1) * opts.pageSize;
-  return {
+  const page = (found: Record<string, any>[]) => ({
     data: found.slice(start, start + opts.pageSize).map(toTransaction),
     page: opts.page,
     pageSize: opts.pageSize,
     hasMore: found.length > start + opts.pageSize,
-  };
+  });
+  if (opts.q?.trim()) {
+    const status = opts.status?.toLowerCase();
+    return page(await searchDeals(orgId, opts.q, wanted, status ? (d) => String(d.status).toLowerCase() === status : undefined));
+  }
+  const base: QueryCommandInput = opts.status
+    ? { TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': gsi2.transactionsByStatus(orgId, opts.status) } }
+    : { TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.transactions(orgId) } };
+  return page(await queryUpTo({ ...base, ScanIndexForward: false, Limit: wanted }, wanted));
 }
 
-/** Every deal of the organization (GSI1), for address resolution. */
-export async function listAllTransactions(orgId: string, status?: string): Promise<Transaction[]> {
-  const items = status
-    ? await queryAll({ TableName: tableName(), IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': gsi2.transactionsByStatus(orgId, status) } })
-    : await queryAll({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.transactions(orgId) } });
-  return items.map(toTransaction);
+/** Candidate deals read per address word by {@link findDealsByAddress}. */
+const CANDIDATES_PER_WORD = 50;
+
+/**
+ * Deals that may match a free-text property address, for `GET /transactions/resolve` to rank: the newest
+ * `CANDIDATES_PER_WORD` deals with the query's house number and with each of its three longest other words (from
+ * the search-token index), optionally of one status (any letter case). At most four index queries and one
+ * `BatchGetItem` of up to 200 deals, whatever the organization's size.
+ */
+export async function findDealsByAddress(orgId: string, property: string, status?: string): Promise<Transaction[]> {
+  const words = searchWords(property);
+  const number = words.find((w) => /^\d+$/.test(w));
+  const others = words.filter((w) => w !== number && w.length >= 3).sort((a, b) => b.length - a.length).slice(0, 3);
+  // Each lookup word as the index holds it: a short word whole, a long one cut to its longest indexed prefix.
+  const lookups = [number, ...others].filter((w): w is string => w !== undefined).map((w) => searchPrefixes([w]).at(-1)!);
+  const ids = await dealIdsByWords(orgId, [...new Set(lookups)], CANDIDATES_PER_WORD);
+  const heads = await batchGetInOrder(ids.map((id) => ({ PK: txnPk(orgId, id), SK: 'TXN' })));
+  const wanted = status?.toLowerCase();
+  return heads.filter((d) => !wanted || String(d.status).toLowerCase() === wanted).map(toTransaction);
 }
 
 /** Replaces the deal's notes (null clears) and records the change in its activity log. */
@@ -267,6 +281,8 @@ export async function updateNotes(actor: Actor, t: Transaction, notes: string | 
     [touchTransaction(actor.orgId, t, now, { set: { notes, searchText: transactionItem(actor.orgId, updated).searchText } }), put],
     () => new NotFound('Transaction'),
   );
+  // An update, not a put, so transactWrite does not see the deal: its tokens follow the new notes here.
+  await indexItem(transactionItem(actor.orgId, updated), false);
   return updated;
 }
 

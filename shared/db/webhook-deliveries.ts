@@ -1,14 +1,17 @@
 /**
  * Webhook deliveries, in the subscription's own partition `ORG#<orgId>#WEBHOOK#<subscriptionId>`:
- * - one delivery per (event, subscription): `SK = DLV#<eventId>`, `status` pending → succeeded | failed |
- *   dropped, its attempt count and next retry time (the payload bytes travel in the queue message, so every
- *   attempt sends the same body);
- * - one item per attempt: `SK = ATT#<iso time>#<eventId>#<attempt>`, listed newest first by
+ * - one delivery per (event, subscription): `SK = DLV#<deliveryId>`, `status` pending → succeeded | failed |
+ *   dropped, its attempt count and next retry time. The first delivery of an event has the event's id as its
+ *   delivery id; a redelivery (`POST /webhooks/{id}/deliveries/{deliveryId}/redeliver`) is a new delivery with a
+ *   random id, `redeliveryOf` naming the one it re-sends, and the original gets `redeliveredAs`. The payload
+ *   bytes travel in the queue message, so every attempt sends the same body; the delivery keeps a copy
+ *   (`payload`) for redelivery;
+ * - one item per attempt: `SK = ATT#<iso time>#<deliveryId>#<attempt>`, listed newest first by
  *   `GET /webhooks/{id}/deliveries`.
  * Both expire after 30 days (TTL).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from '#db/client';
 import { webhookPk } from '#db/keys';
@@ -25,10 +28,30 @@ export interface DeliveryMessage {
   eventType: string;
   /** The JSON body, exactly as signed and sent on every attempt. */
   payload: string;
+  /** The delivery's id; absent on an event's first delivery, whose id is the event id. */
+  deliveryId?: string;
+  /** The delivery a redelivery re-sends. */
+  redeliveryOf?: string;
 }
+
+/**
+ * Largest body (bytes) a delivery keeps for redelivery: well inside DynamoDB's 400 KB item. A larger one is read
+ * back from its outbox item while that lasts (7 days, shared/db/webhook-redeliveries.ts `outboxPayload`).
+ */
+export const KEPT_PAYLOAD_BYTES = 100_000;
+
+/** `{ payload }` when the body is small enough to keep on the delivery, else nothing. */
+export const keptPayload = (payload: string): { payload?: string } => (Buffer.byteLength(payload, 'utf8') <= KEPT_PAYLOAD_BYTES ? { payload } : {});
+
+/** A message's delivery id: its own, or its event's for a first delivery. */
+export const deliveryIdOf = (m: Pick<DeliveryMessage, 'deliveryId' | 'eventId'>): string => m.deliveryId ?? m.eventId;
 
 export interface DeliveryAttempt {
   subscriptionId: string;
+  /** Absent: the event's first delivery (its id is the event id). */
+  deliveryId?: string;
+  /** The delivery a redelivery re-sends, or null. */
+  redeliveryOf?: string | null;
   eventId: string;
   eventType: string;
   attempt: number;
@@ -58,7 +81,7 @@ export async function claimDelivery(m: DeliveryMessage, now: Date): Promise<'new
         Item: {
           PK: partition(m.orgId, m.subscriptionId), SK: `DLV#${m.eventId}`, entity: 'WebhookDelivery',
           orgId: m.orgId, subscriptionId: m.subscriptionId, eventId: m.eventId, eventType: m.eventType,
-          status: 'pending', attemptCount: 0, createdAt: now.toISOString(), ttl: ttlFrom(now),
+          status: 'pending', attemptCount: 0, createdAt: now.toISOString(), ttl: ttlFrom(now), ...keptPayload(m.payload),
         },
         ConditionExpression: 'attribute_not_exists(SK)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -71,25 +94,57 @@ export async function claimDelivery(m: DeliveryMessage, now: Date): Promise<'new
   }
 }
 
-/** Stores one attempt and moves its delivery to the attempt's outcome. */
+/** Stores one attempt and moves its delivery to the attempt's outcome (two writes; a batch uses the two below). */
 export async function recordAttempt(orgId: string, a: DeliveryAttempt, now: Date): Promise<void> {
-  const pk = partition(orgId, a.subscriptionId);
+  await Promise.all([putAttempts([attemptItem(orgId, a, now)]), markDelivery(orgId, a)]);
+}
+
+/** The item of one attempt: `SK = ATT#<attemptedAt>#<deliveryId>#<attempt, 3 digits>`. */
+export function attemptItem(orgId: string, a: DeliveryAttempt, now: Date): Record<string, unknown> {
+  return { PK: partition(orgId, a.subscriptionId), SK: `ATT#${a.attemptedAt}#${deliveryIdOf(a)}#${String(a.attempt).padStart(3, '0')}`, entity: 'WebhookAttempt', orgId, ...a, ttl: ttlFrom(now) };
+}
+
+/** Attempts at a `BatchWriteItem`'s unprocessed items (throttling) before the caller's retry takes over. */
+const PUT_ATTEMPTS = 5;
+
+/**
+ * Writes attempt items (`attemptItem`), one `PutItem` for one item, else `BatchWriteItem`s of 25 with unprocessed
+ * items retried with backoff.
+ * @throws Error when items stay unprocessed after `PUT_ATTEMPTS` tries
+ */
+export async function putAttempts(items: Record<string, unknown>[]): Promise<void> {
+  if (items.length === 1) {
+    await db().send(new PutCommand({ TableName: tableName(), Item: items[0] }));
+    return;
+  }
+  for (let i = 0; i < items.length; i += 25) {
+    let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; requests.length; attempt++) {
+      if (attempt >= PUT_ATTEMPTS) throw new Error(`${requests.length} attempt records left unprocessed`);
+      if (attempt) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
+      const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+      requests = (out?.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
+    }
+  }
+}
+
+/** Moves a delivery to its attempt's outcome (`pending` while retrying); a delivery that no longer exists is left alone. */
+export async function markDelivery(orgId: string, a: DeliveryAttempt): Promise<void> {
   const final = a.outcome !== 'retrying';
-  await Promise.all([
-    db().send(new PutCommand({ TableName: tableName(), Item: { PK: pk, SK: `ATT#${a.attemptedAt}#${a.eventId}#${String(a.attempt).padStart(3, '0')}`, entity: 'WebhookAttempt', orgId, ...a, ttl: ttlFrom(now) } })),
-    db().send(
+  await db()
+    .send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: { PK: pk, SK: `DLV#${a.eventId}` },
+        Key: { PK: partition(orgId, a.subscriptionId), SK: `DLV#${deliveryIdOf(a)}` },
         UpdateExpression: 'SET #s = :s, attemptCount = :n, lastAttemptAt = :at, nextRetryAt = :next',
         ConditionExpression: 'attribute_exists(SK)',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ':s': final ? a.outcome : 'pending', ':n': a.attempt, ':at': a.attemptedAt, ':next': a.nextRetryAt },
       }),
-    ).catch((err) => {
+    )
+    .catch((err) => {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    }),
-  ]);
+    });
 }
 
 /** Recent attempts of a subscription, newest first. */
@@ -103,9 +158,16 @@ export async function listAttempts(orgId: string, subscriptionId: string, limit:
       Limit: offset + limit,
     }),
   );
-  return (out.Items ?? []).slice(offset, offset + limit).map(({ subscriptionId: s, eventId, eventType, attempt, attemptedAt, ok, statusCode, latencyMs, error, nextRetryAt, outcome }) => ({
-    subscriptionId: s, eventId, eventType, attempt, attemptedAt, ok, statusCode: statusCode ?? null, latencyMs: latencyMs ?? null, error: error ?? null, nextRetryAt: nextRetryAt ?? null, outcome,
-  }));
+  return (out.Items ?? []).slice(offset, offset + limit).map(attemptOf);
+}
+
+/** An attempt item as the API shows it (`deliveryId` always set, `redeliveryOf` null on a first delivery). */
+function attemptOf(item: Record<string, any>): DeliveryAttempt & { deliveryId: string; redeliveryOf: string | null } {
+  const { subscriptionId: s, eventId, eventType, attempt, attemptedAt, ok, statusCode, latencyMs, error, nextRetryAt, outcome } = item;
+  return {
+    subscriptionId: s, deliveryId: item.deliveryId ?? eventId, redeliveryOf: item.redeliveryOf ?? null, eventId, eventType, attempt, attemptedAt, ok,
+    statusCode: statusCode ?? null, latencyMs: latencyMs ?? null, error: error ?? null, nextRetryAt: nextRetryAt ?? null, outcome,
+  };
 }
 
 /** A delivery's status, attempt count and next retry time (ISO or null), or undefined when there is none. */

@@ -1,14 +1,11 @@
 /**
- * Rendering an email template (shared/domain/template-fields.ts has the syntax) with Handlebars' compiler: plain
+ * Rendering an email template (shared/domain/template-fields.ts has the syntax, parsed by Handlebars' parser): plain
  * text, no HTML escaping. A field whose name is unknown, or that the deal has no value for, is never rendered blank:
  * it stays in the output as written (`{{keyDates.ClosingDate}}`) and is reported. A condition on a field with no
  * value is simply false.
  */
-import Handlebars from 'handlebars';
 import { isMergeFieldName } from '#domain/merge-fields';
-import { analyzeTree, parseTemplate, reachedFields, TemplateSyntaxError } from '#domain/template-fields';
-
-const env = Handlebars.create();
+import { analyzeTree, fieldOf, parseTemplate, reachedFields, TemplateSyntaxError, type Node } from '#domain/template-fields';
 
 /** One rendered text and what it used. */
 export interface RenderedText {
@@ -31,25 +28,39 @@ export function renderTemplate(text: string, values: ReadonlyMap<string, string 
   const a = analyzeTree(tree);
   if (a.unsupported.length) throw new TemplateSyntaxError(`unsupported: ${a.unsupported.join('; ')}`);
   const has = (f: string) => isMergeFieldName(f) && values.get(f) != null && values.get(f) !== '';
-  const reached = reachedFields(tree, has, (node, field) => {
-    if (has(field)) return;
-    // A field without a value is kept as written: the mustache becomes literal text before compiling.
-    const literal = node.escaped ? `{{${field}}}` : `{{{${field}}}}`;
-    Object.assign(node, { type: 'ContentStatement', value: literal, original: literal });
-  });
-  const data: Record<string, unknown> = Object.create(null);
-  for (const f of [...a.fields, ...a.conditions]) {
-    if (!has(f)) continue;
-    const parts = f.split('.');
-    let at = data as Record<string, any>;
-    for (const p of parts.slice(0, -1)) at = at[p] ??= Object.create(null);
-    at[parts[parts.length - 1]] = values.get(f);
-  }
-  const compiled = env.compile(tree as unknown as hbs.AST.Program, { noEscape: true, knownHelpersOnly: true, knownHelpers: { if: true, unless: true }, strict: false });
+  const reached = reachedFields(tree, has);
   return {
-    text: compiled(data, { allowProtoPropertiesByDefault: false }),
+    text: evaluate(tree, values, has),
     fields: reached.filter(has),
     unknownFields: a.unknownFields,
     missingFields: reached.filter((f) => isMergeFieldName(f) && !has(f)),
   };
+}
+
+/**
+ * The text of a parsed template (Handlebars' AST after its whitespace control, so standalone block lines are already
+ * stripped as Handlebars' own compiler would): content as written, a field with a value as that value (no HTML
+ * escaping), a field without one kept as written (`{{field}}` or `{{{field}}}`), `#if` / `#unless` (and their
+ * `else`, chained or not) taking the branch whether the field has a value. Only the constructs `analyzeTree`
+ * accepts reach here; this replaces `Handlebars.compile`, whose code generator is most of Handlebars' weight.
+ */
+function evaluate(node: Node | undefined, values: ReadonlyMap<string, string | null>, has: (field: string) => boolean): string {
+  if (!node) return '';
+  switch (node.type) {
+    case 'Program':
+      return (node.body as Node[]).map((n) => evaluate(n, values, has)).join('');
+    case 'ContentStatement':
+      return node.value as string;
+    case 'MustacheStatement': {
+      const field = fieldOf(node.path)!;
+      if (has(field)) return values.get(field)!;
+      return node.escaped ? `{{${field}}}` : `{{{${field}}}}`;
+    }
+    case 'BlockStatement': {
+      const taken = has(fieldOf(node.params[0])!) === (node.path.original === 'if');
+      return evaluate(taken ? node.program : node.inverse, values, has);
+    }
+    default:
+      return ''; // comments
+  }
 }

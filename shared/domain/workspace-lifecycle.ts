@@ -17,6 +17,15 @@ export const EXPORT_STALE_MS = 60 * 60_000;
 export const EXPORT_START_DELAY_SECONDS = 60;
 
 /**
+ * `seconds` after `now`, cut to the whole second, as EventBridge Scheduler's one-time `at(...)` wants it
+ * (`yyyy-mm-ddThh:mm:ss`, read in the schedule's time zone, here UTC) and as ISO 8601 UTC (`…Z`).
+ */
+export function utcSecondsAfter(now: Date, seconds: number): { at: string; iso: string } {
+  const at = new Date(Math.floor(now.getTime() / 1000) * 1000 + seconds * 1000).toISOString().slice(0, 19);
+  return { at, iso: `${at}Z` };
+}
+
+/**
  * A write to a workspace scheduled for deletion: a clash with the workspace's state, on `workspace` (a 422 naming
  * it, or 409 on an operation marked (IK); shared/http/errors.ts). The message names the scheduled deletion and how
  * to lift it.

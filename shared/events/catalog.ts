@@ -31,8 +31,12 @@ export interface EventPayloads {
   /** Delivered only to `subscriptionId`. */
   'webhook.test': { subscriptionId: string; message: string };
   'task.assigned': { taskId: string; transactionId: string; title: string; dueDate: string | null; assigneeUserId: string; previousAssigneeUserId: string | null };
+  /** Redeliveries committed pending (at most 49 per event); fan-out enqueues them (shared/use-cases/redeliver-webhook.ts). */
+  'webhook.redelivery_requested': { subscriptionId: string; deliveryIds: string[] };
   /** `channel` of the reply (an inbound reply is `email` or `sms`). */
   'message.received': { transactionId: string; communicationId: string; channel: 'email' | 'sms' | 'in_app'; from: string; fromName: string | null; subject: string | null };
+  /** An outbound message recorded `queued`; the send worker (functions/message-send) hands it to the provider. */
+  'message.queued': { transactionId: string; communicationId: string; channel: 'email' | 'sms'; scheduledMessageId: string | null };
 }
 
 export type EventType = keyof EventPayloads;
@@ -61,7 +65,9 @@ export const EVENT_CATALOG: { readonly [T in EventType]: EventTypeEntry } = {
   'webhook.test': { description: 'POST /api/v1/webhooks/{id}/test is called.', webhook: true },
   // Not in the spec's catalog: no webhook delivers them and `GET /webhook-events` does not list them.
   'task.assigned': { description: 'An existing task is assigned to a member (POST /tasks/{taskId}/assign).', webhook: false },
+  'webhook.redelivery_requested': { description: 'Webhook deliveries are redelivered (POST /webhooks/{id}/redeliver and .../deliveries/{deliveryId}/redeliver).', webhook: false },
   'message.received': { description: 'An inbound email or text reply is threaded to a deal.', webhook: false },
+  'message.queued': { description: 'An outbound email or text is recorded queued, for the send worker.', webhook: false },
 };
 
 /** The spec's webhook catalog (spec "Events"): event type → when it fires, for `GET /webhook-events` and subscription validation. */

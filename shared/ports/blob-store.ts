@@ -20,6 +20,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { Readable } from 'node:stream';
 import { traced } from '#observability/powertools';
 import { config } from '#ports/config';
 
@@ -120,6 +121,20 @@ export async function getObjectBytes(key: string, range?: { start: number; end: 
   );
   if (!out.Body) return new Uint8Array();
   return out.Body.transformToByteArray();
+}
+
+/**
+ * The object as a stream (the `GetObject` body, read with backpressure) and its size in bytes; undefined when it
+ * does not exist. The caller must consume or destroy the stream (it holds a connection).
+ */
+export async function getObjectStream(key: string): Promise<{ stream: Readable; sizeBytes: number } | undefined> {
+  try {
+    const out = await s3().send(new GetObjectCommand({ Bucket: documentsBucket(), Key: key }));
+    return { stream: (out.Body as Readable | undefined) ?? Readable.from([]), sizeBytes: out.ContentLength ?? 0 };
+  } catch (err) {
+    if (isMissing(err)) return undefined;
+    throw err;
+  }
 }
 
 /** Size (bytes) and content type of an object; undefined when it does not exist. */

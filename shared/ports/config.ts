@@ -185,6 +185,10 @@ export const config = {
 
   // --- Public URLs and OAuth -------------------------------------------------------------------------------------
 
+  /** `MCP_API_URL`: the HTTP API's endpoint the deployed MCP function calls tools through. Required there. Stack: lib/mcp-endpoint.ts. */
+  get mcpApiUrl(): string {
+    return required('MCP_API_URL', 'set by lib/mcp-endpoint.ts to the HTTP API endpoint');
+  },
   /** `PUBLIC_BASE_URL`: base URL of public links (custom domain); unset means the request's own origin. Stack: lib/messaging-pipeline.ts; locally the runtime's address. */
   get publicBaseUrl(): string | undefined {
     return read('PUBLIC_BASE_URL');
@@ -212,5 +216,5 @@ export const CONFIG_VARIABLES = [
   'SMS_TRANSPORT', 'SMS_ORIGINATION_IDENTITY', 'SMS_CONFIGURATION_SET', 'LOCAL_SMS_SINK', 'LOCAL_SMS_FROM',
   'PUSH_TRANSPORT', 'PUSH_PLATFORM_APPLICATION_ARN', 'LOCAL_PUSH_SINK',
   'SCHEDULER', 'LOCAL_SCHEDULE_STORE', 'SCHEDULE_GROUP', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_DLQ_ARN', 'SCHEDULE_TARGET_<TARGET>_ARN',
-  'PUBLIC_BASE_URL', 'OAUTH_ISSUER', 'OAUTH_SIGNING_KEY_ID', 'OAUTH_LOCAL_KEY_FILE',
+  'MCP_API_URL', 'PUBLIC_BASE_URL', 'OAUTH_ISSUER', 'OAUTH_SIGNING_KEY_ID', 'OAUTH_LOCAL_KEY_FILE',
 ] as const;

@@ -66,12 +66,5 @@ export function resetMailer(): void {
   instance = undefined;
 }
 
-/** The service's own sender when a member has no connected mailbox (`MAIL_FROM_ADDRESS`). @throws ConfigurationError when unset */
-export function serviceSender(): string {
-  return config.mailFromAddress;
-}
-
-/** The domain inbound replies are addressed to (`INBOUND_MAIL_DOMAIN`). @throws ConfigurationError when unset */
-export function inboundMailDomain(): string {
-  return config.inboundMailDomain;
-}
+/** The service's identities, re-exported for the transports' callers (shared/ports/mail-identity.ts holds them). */
+export { inboundMailDomain, serviceSender } from '#ports/mail-identity';

@@ -1,6 +1,6 @@
 /**
- * Delivering one webhook message (spec "Webhooks", "Delivery"): re-read the subscription (dropped if deleted, paused
- * or no longer subscribed), sign the exact payload bytes with the CURRENT secret, POST with the spec's headers and
+ * Delivering one webhook message (spec "Webhooks", "Delivery"): re-read the subscription, once per SQS batch
+ * (dropped if deleted, paused or no longer subscribed), sign the exact payload bytes with the CURRENT secret, POST with the spec's headers and
  * the subscription's timeout, record the attempt. 2xx is success. On failure the message's visibility is set to the
  * next retry delay (shared/events/retry-schedule.ts) so SQS redelivers it then; after the last attempt the queue's
  * redrive policy moves it to the dead-letter queue. Consecutive failures trip the circuit breaker, which pauses the
@@ -12,14 +12,15 @@
 import type { SQSRecord } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
-import { getWebhook, recordWebhookFailure, recordWebhookSuccess, wantsEvent } from '#db/webhooks';
-import { recordAttempt, type DeliveryAttempt, type DeliveryMessage } from '#db/webhook-deliveries';
+import { recordWebhookFailure, recordWebhookSuccess, wantsEvent } from '#db/webhooks';
+import type { DeliveryAttempt, DeliveryMessage } from '#db/webhook-deliveries';
 import { signWebhookBody } from '#events/signing';
 import { postWebhook } from '#events/webhook-transport';
 import { retryDelaySeconds } from '#events/retry-schedule';
 import { NotFound } from '#domain/errors';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
 import { logger, metricSet, type MetricNameOf } from '#observability/powertools';
+import { deliveryBatch, type DeliveryBatch } from '#use-cases/delivery-batch';
 
 /** Headers a subscription's custom `headers` may not override. */
 const RESERVED = new Set([
@@ -51,15 +52,30 @@ export const countDelivery = (name: MetricNameOf<typeof DELIVERY_METRICS>): void
   DELIVERY_METRICS.add(name, MetricUnit.Count, 1);
 };
 
-/** Delivers one message and counts its outcome. @returns true when SQS should redeliver it later */
-export async function deliver(record: SQSRecord, now = () => new Date()): Promise<boolean> {
+/**
+ * Delivers one message and counts its outcome.
+ * @param batch what the messages of one invocation share (shared/use-cases/delivery-batch.ts); default: this one alone
+ * @returns true when SQS should redeliver it later
+ */
+export async function deliver(record: SQSRecord, now = () => new Date(), batch: DeliveryBatch = deliveryBatch(1)): Promise<boolean> {
+  const recorded = { yes: false };
+  try {
+    return await attemptDelivery(record, now, batch, recorded);
+  } finally {
+    if (!recorded.yes) batch.release();
+  }
+}
+
+async function attemptDelivery(record: SQSRecord, now: () => Date, batch: DeliveryBatch, recorded: { yes: boolean }): Promise<boolean> {
   const m = JSON.parse(record.body) as DeliveryMessage;
   // SQS's receive count is the attempt number: the redrive policy dead-letters the message after the last one.
   const attempt = Number(record.attributes.ApproximateReceiveCount ?? 1);
-  const base = { subscriptionId: m.subscriptionId, eventId: m.eventId, eventType: m.eventType, attempt };
+  // A redelivery records its attempts on its own delivery (shared/use-cases/redeliver-webhook.ts).
+  const redelivery = m.deliveryId ? { deliveryId: m.deliveryId, redeliveryOf: m.redeliveryOf ?? null } : {};
+  const base = { subscriptionId: m.subscriptionId, ...redelivery, eventId: m.eventId, eventType: m.eventType, attempt };
   let sub;
   try {
-    sub = await getWebhook(m.orgId, m.subscriptionId, true);
+    sub = await batch.subscription(m.orgId, m.subscriptionId);
   } catch (err) {
     if (err instanceof NotFound) {
       countDelivery('DeliveriesDropped'); // subscription deleted: nothing to deliver to
@@ -68,29 +84,31 @@ export async function deliver(record: SQSRecord, now = () => new Date()): Promis
     throw err;
   }
   const started = now();
+  const recordAttempt = (a: DeliveryAttempt) => ((recorded.yes = true), batch.recordAttempt(m.orgId, a, started));
   if (!sub.isActive || (m.eventType !== 'webhook.test' && !wantsEvent(sub, m.eventType))) {
     const reason = sub.pausedReason === 'circuit_breaker' ? 'subscription paused by the circuit breaker' : !sub.isActive ? 'subscription inactive' : 'event type no longer subscribed';
-    await recordAttempt(m.orgId, { ...base, attemptedAt: started.toISOString(), ok: false, statusCode: null, latencyMs: null, error: reason, nextRetryAt: null, outcome: 'dropped' }, started);
+    await recordAttempt({ ...base, attemptedAt: started.toISOString(), ok: false, statusCode: null, latencyMs: null, error: reason, nextRetryAt: null, outcome: 'dropped' });
     countDelivery('DeliveriesDropped');
     return false;
   }
   const sentAt = started.toISOString();
   const result = await postWebhook(sub.url, m.payload, deliveryHeaders(m, sub.secret, sub.headers, sentAt), sub.timeoutSeconds * 1000);
   if (result.ok) {
-    await recordAttempt(m.orgId, { ...base, attemptedAt: sentAt, ok: true, statusCode: result.statusCode, latencyMs: result.latencyMs, error: null, nextRetryAt: null, outcome: 'succeeded' }, started);
-    await recordWebhookSuccess(m.orgId, sub.id);
+    await recordAttempt({ ...base, attemptedAt: sentAt, ok: true, statusCode: result.statusCode, latencyMs: result.latencyMs, error: null, nextRetryAt: null, outcome: 'succeeded' });
+    if (await batch.hasFailures(m.orgId, sub.id)) await recordWebhookSuccess(m.orgId, sub.id);
     countDelivery('DeliveriesSucceeded');
     return false;
   }
   const delay = retryDelaySeconds(attempt);
   const tripped = await recordWebhookFailure(m.orgId, sub.id, started);
+  batch.failed(m.orgId, sub.id);
   const retrying = delay !== null && !tripped;
   const a: DeliveryAttempt = {
     ...base, attemptedAt: sentAt, ok: false, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error,
     nextRetryAt: retrying ? new Date(started.getTime() + delay * 1000).toISOString() : null,
     outcome: retrying ? 'retrying' : tripped ? 'dropped' : 'failed',
   };
-  await recordAttempt(m.orgId, a, started);
+  await recordAttempt(a);
   countDelivery('DeliveriesFailed');
   if (tripped) {
     countDelivery('BreakerTrips');

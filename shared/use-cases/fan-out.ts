@@ -21,6 +21,7 @@ import type { EventEnvelope } from '#events/outbox';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
 import { logger, metricSet } from '#observability/powertools';
 import { notifyFromEvent } from '#use-cases/notify';
+import { redeliveryMessages } from '#use-cases/redeliver-webhook';
 
 export const FANOUT_METRICS = metricSet(['WebhookMessagesEnqueued', 'FanoutFailures', 'NotificationFailures']);
 
@@ -40,6 +41,8 @@ export function recipients(subs: WebhookSubscription[], envelope: EventEnvelope)
  * @throws when a claim or a send fails (SQS refusing entries included)
  */
 export async function enqueueDeliveries(envelope: EventEnvelope, subscriptionsOf: SubscriptionsOf, now: Date): Promise<number> {
+  // Internal, but it names redeliveries committed pending (shared/use-cases/redeliver-webhook.ts): no subscription read.
+  if (envelope.eventType === 'webhook.redelivery_requested') return sendDeliveries(await redeliveryMessages(envelope));
   if (isInternalEvent(envelope.eventType)) return 0;
   const payload = JSON.stringify(envelope);
   const messages: DeliveryMessage[] = [];
@@ -48,6 +51,11 @@ export async function enqueueDeliveries(envelope: EventEnvelope, subscriptionsOf
     const state = await claimDelivery(m, now);
     if (state === 'new' || state === 'pending') messages.push(m);
   }
+  return sendDeliveries(messages);
+}
+
+/** Sends delivery messages to the queue in batches of 10. @returns how many @throws when SQS refuses an entry */
+async function sendDeliveries(messages: DeliveryMessage[]): Promise<number> {
   for (let i = 0; i < messages.length; i += 10) {
     const chunk = messages.slice(i, i + 10);
     const out = await sqs().send(new SendMessageBatchCommand({ QueueUrl: webhookQueueUrl(), Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) })) }));

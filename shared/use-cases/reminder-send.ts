@@ -11,7 +11,7 @@ import { NotFound, Unavailable } from '#domain/errors';
 import { isEmailAddress } from '#domain/email-addresses';
 import { reminderTime } from '#domain/reminders';
 import { partiesOf } from '#use-cases/messaging/deal-parties';
-import { sendDealEmail } from '#use-cases/messaging/send-email';
+import { queueDealEmail } from '#use-cases/messaging/send-email';
 import { findEmailTemplate } from '#use-cases/email-templates';
 import { deadlineOf, recipientsOf, reminderMergeFields } from '#use-cases/reminders';
 import type { ReminderFire } from '#use-cases/reminder-schedule';
@@ -57,7 +57,7 @@ export async function sendReminder(fire: ReminderFire, now: Date): Promise<'sent
     const { addresses } = recipientsOf(deal, r);
     const to = addresses.filter(isEmailAddress);
     if (!to.length) return await fail('no recipient is left: the roles reach nobody with an email address');
-    const sent = await sendDealEmail(
+    const sent = await queueDealEmail(
       { orgId, userId: r.createdBy },
       {
         transactionId: r.transactionId,
@@ -69,9 +69,9 @@ export async function sendReminder(fire: ReminderFire, now: Date): Promise<'sent
       },
       now,
     );
-    const ok = sent.status === 'sent';
-    await updateReminder(orgId, r, at, { status: ok ? 'sent' : 'failed', sentAt: ok ? now.toISOString() : null, sentMessageId: sent.id, error: ok ? null : sent.statusDetail, updatedAt: now.toISOString() });
-    return ok ? 'sent' : 'failed';
+    // Handed to the send worker: the reminder is done; the message's delivery is on the thread (`sentMessageId`).
+    await updateReminder(orgId, r, at, { status: 'sent', sentAt: now.toISOString(), sentMessageId: sent.id, error: null, updatedAt: now.toISOString() });
+    return 'sent';
   } catch (err) {
     if (err instanceof Unavailable) {
       await updateReminder(orgId, r, at, { status: 'pending', error: err.message, updatedAt: now.toISOString() });

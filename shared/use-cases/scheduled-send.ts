@@ -1,10 +1,12 @@
 /**
  * What a scheduled-message or reminder schedule fires (EventBridge Scheduler in AWS, the local scheduler's poller
  * locally; the target is functions/scheduled-send/handler.ts): input `{orgId, scheduledMessageId}` → the message is
- * sent once (shared/use-cases/messaging/scheduled-email.ts); input `{orgId, transactionId, reminderId, generation}`
- * → the reminder is sent once (shared/use-cases/reminder-send.ts).
+ * queued once for the send worker (shared/use-cases/messaging/scheduled-email.ts); input `{orgId, transactionId,
+ * reminderId, generation}` → the reminder's email is queued once (shared/use-cases/reminder-send.ts). Neither holds a
+ * transport: the send worker (functions/message-send) sends.
  *
- * Metrics (Count, one per invocation; one name per outcome, not an `outcome` dimension): `ScheduledSendsSent`,
+ * Metrics (Count, one per invocation; one name per outcome, not an `outcome` dimension): `ScheduledSendsQueued`
+ * (a scheduled message queued), `ScheduledSendsSent` (a reminder queued),
  * `ScheduledSendsFailed`, `ScheduledSendsSkipped`, or `ScheduledSendsStale` for a reminder whose key date moved
  * under it.
  */
@@ -18,13 +20,14 @@ import { logger, metricSet, type MetricNameOf } from '#observability/powertools'
 export type ScheduledSendInput = { orgId: string; scheduledMessageId: string } | ReminderFire;
 
 /** What one scheduled send did. */
-export type ScheduledSendOutcome = 'sent' | 'failed' | 'skipped' | 'stale';
+export type ScheduledSendOutcome = 'queued' | 'sent' | 'failed' | 'skipped' | 'stale';
 
 /** The scheduled-send target's metrics (Count; dimension `service` only). */
-export const SCHEDULED_SEND_METRICS = metricSet(['ScheduledSendsSent', 'ScheduledSendsFailed', 'ScheduledSendsSkipped', 'ScheduledSendsStale']);
+export const SCHEDULED_SEND_METRICS = metricSet(['ScheduledSendsQueued', 'ScheduledSendsSent', 'ScheduledSendsFailed', 'ScheduledSendsSkipped', 'ScheduledSendsStale']);
 
 /** The metric each outcome counts under. */
 const OUTCOME_METRIC: Readonly<Record<ScheduledSendOutcome, MetricNameOf<typeof SCHEDULED_SEND_METRICS>>> = {
+  queued: 'ScheduledSendsQueued',
   sent: 'ScheduledSendsSent',
   failed: 'ScheduledSendsFailed',
   skipped: 'ScheduledSendsSkipped',

@@ -4,12 +4,11 @@
  * (functions/workspace-purge). Cancelling during the grace period unfreezes it and deletes the schedule.
  */
 import { randomUUID } from 'node:crypto';
-import { DateTime } from 'luxon';
 import { getOrganization } from '#db/orgs';
 import { clearScheduledDeletion, getDeletionState, recordDeletionScheduled, type DeletionState } from '#db/workspace-deletion';
 import type { Principal } from '#db/api-keys';
 import { scheduler } from '#ports/scheduler';
-import { DELETION_GRACE_DAYS, DELETION_GRACE_SECONDS } from '#domain/workspace-lifecycle';
+import { DELETION_GRACE_DAYS, DELETION_GRACE_SECONDS, utcSecondsAfter } from '#domain/workspace-lifecycle';
 import { Forbidden, InvalidInput, NotFound, Unavailable } from '#domain/errors';
 import { logger } from '#observability/powertools';
 import { ownerAddress, publicBaseUrl, sendWorkspaceNotice } from '#use-cases/workspace-mail';
@@ -73,18 +72,18 @@ export async function requestDeletion(principal: Principal, confirmName: string 
   if (existing) return { ...(await deletionStatus(principal)), alreadyScheduled: true, emailed: false };
 
   const deletionId = randomUUID();
-  const due = DateTime.fromJSDate(now).toUTC().plus({ seconds: DELETION_GRACE_SECONDS }).startOf('second');
+  const due = utcSecondsAfter(now, DELETION_GRACE_SECONDS);
   const d: DeletionState = {
     deletionId,
     state: 'scheduled',
     requestedAt: now.toISOString(),
     requestedBy: principal.userId,
-    dueAt: due.toISO({ suppressMilliseconds: true })!,
+    dueAt: due.iso,
     scheduleName: purgeScheduleNameOf(deletionId),
   };
   const sched = await scheduler();
   try {
-    await sched.create({ name: d.scheduleName, at: due.toFormat("yyyy-MM-dd'T'HH:mm:ss"), timezone: 'UTC', target: 'workspace-purge', payload: { orgId: principal.orgId, deletionId } });
+    await sched.create({ name: d.scheduleName, at: due.at, timezone: 'UTC', target: 'workspace-purge', payload: { orgId: principal.orgId, deletionId } });
   } catch (err) {
     throw new Unavailable('The scheduler refused the purge schedule; nothing was scheduled. Retry shortly.', { cause: err });
   }

@@ -9,12 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { simpleParser } from 'mailparser';
 import { unzipSync, strFromU8 } from 'fflate';
-import * as oauth from 'oauth4webapi';
 import type { AssemblyRuntime } from '#lib/local/assembly/runtime';
 import { storedMail } from '#lib/local/smtp-sink';
 import { createPartner, createPartnerKey } from '#db/partners';
 import { apiClient, newDeal, newOrg, until, type Api } from '../support/webhook-receiver.ts';
-import { signInAndConsent } from '../support/oauth-flow.ts';
+import { authorizationCodeToken } from '../support/oauth-client.ts';
 import { functionLogs, startTestAssembly } from '../support/assembly-harness.ts';
 import { expectOnlyAllowedCalls } from '../support/assembly-iam.ts';
 
@@ -75,19 +74,8 @@ describe('the synthesized assembly', () => {
   });
 
   it('runs the OAuth authorization-code flow; the KMS-signed access token calls the API', async () => {
-    const insecure = { [oauth.allowInsecureRequests]: true } as const;
-    const issuer = new URL(rt.baseUrl);
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-    const redirect = 'http://127.0.0.1:8976/callback';
-    const client = await oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(as, { client_name: 'Closing Desk', redirect_uris: [redirect], token_endpoint_auth_method: 'none' }, insecure));
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
-    const url = new URL(as.authorization_endpoint!);
-    for (const [k, v] of Object.entries({ client_id: client.client_id, redirect_uri: redirect, response_type: 'code', scope: 'read', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' })) url.searchParams.set(k, v);
-    const callback = await signInAndConsent({ baseUrl: rt.baseUrl, mailDir: rt.smtp.directory, authorizeUrl: url.href, email: ownerEmail, orgId: org.orgId });
-    const params = oauth.validateAuthResponse(as, client, callback, state);
-    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirect, verifier, insecure));
-    const deal = await fetch(`${rt.baseUrl}/api/v1/transactions/${dealId}`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const token = await authorizationCodeToken({ baseUrl: rt.baseUrl, mailDir: rt.smtp.directory, email: ownerEmail, orgId: org.orgId, scope: 'read' });
+    const deal = await fetch(`${rt.baseUrl}/api/v1/transactions/${dealId}`, { headers: { authorization: `Bearer ${token}` } });
     expect(deal.status).toBe(200);
     expect(rt.calls.some((c) => c.action === 'kms:Sign')).toBe(true);
   }, 60_000);

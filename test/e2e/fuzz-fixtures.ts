@@ -22,11 +22,13 @@ import { extractionResult, pdfBytes, TREC_VALUES, uploadAndComplete, waitFor } f
 import { proposeFromExtraction } from '#use-cases/proposals';
 import { createJob } from '#db/extraction-jobs';
 import { completeJob } from '#use-cases/finish-extraction';
+import { notificationOf, putNotification } from '#db/notifications';
+import { failedDelivery } from '../support/webhook-delivery-fixture.ts';
 
 /** Webhook target on loopback (LOCAL_MODE allows plain http there); nothing listens, nothing is delivered here. */
 export const HOOK_URL = 'http://127.0.0.1:9/hook';
 
-type Memo = Partial<Record<'deal' | 'task' | 'document' | 'job' | 'webhook' | 'contact' | 'conversation' | 'scheduled' | 'disclosure' | 'submission' | 'proposal', Promise<Record<string, string>>>>;
+type Memo = Partial<Record<'deal' | 'task' | 'document' | 'job' | 'webhook' | 'contact' | 'conversation' | 'scheduled' | 'disclosure' | 'submission' | 'proposal' | 'notification', Promise<Record<string, string>>>>;
 
 /** The workspace name of the fuzzed organization (a deletion request's `confirmName` must equal it). */
 export const FUZZ_ORG_NAME = 'Fuzz Realty';
@@ -162,6 +164,18 @@ export class FuzzFixtures {
       return { threadId: (await this.ok('POST', `/api/v1/transactions/${transactionId}/conversations`, this.org.keys.actions, body)).conversation.id };
     });
 
+  /**
+   * A notification of the owner (whose keys the suite uses), stored directly: fan-out writes them, and this runtime
+   * runs no stream poller. Marking it read again is a 200 too, so no request consumes it.
+   */
+  notification = () =>
+    this.once('notification', async () => {
+      const id = randomUUID();
+      const draft = { type: 'form.submission_received', title: 'Intake form submitted', body: 'A client sent the buyer intake form.', transactionId: null, to: 'all' as const };
+      await putNotification(this.org.orgId, this.org.ownerUserId, notificationOf(draft, id, {}, new Date().toISOString()));
+      return { notificationId: id };
+    });
+
   /** A pending scheduled email of the deal, due in a year. */
   scheduled = () =>
     this.once('scheduled', async () => {
@@ -260,6 +274,10 @@ export class FuzzFixtures {
       case 'id':
         if (op.path.startsWith('/api/v1/proposals/')) return (await this.proposal()).id;
         return op.path.startsWith('/api/v1/webhooks/') ? (await this.webhook()).id : randomUUID();
+      case 'deliveryId':
+        // A failed delivery of the webhook fixture, fresh each time (each valid call redelivers it).
+        this.version++;
+        return failedDelivery(this.org.orgId, (await this.webhook()).id);
       case 'keyDateType':
         return 'ClosingDate';
       case 'contactId':
@@ -278,6 +296,8 @@ export class FuzzFixtures {
         return (await this.submission()).submissionId;
       case 'idOrSlug':
         return 'closing-reminder';
+      case 'notificationId':
+        return (await this.notification()).notificationId;
       case 'orgId':
         return op.access === 'partner' ? (await this.partnerFixture()).orgId : this.org.orgId;
       case 'userId': {

@@ -28,6 +28,8 @@ import { recordSubmission } from '#use-cases/intake';
 import { SYSTEM_FORMS } from '#domain/intake-forms';
 import { mintAccessToken } from '../support/oauth-flow.ts';
 import { snapshot, snapshotDiff } from '../support/table-snapshot.ts';
+import { failedDelivery } from '../support/webhook-delivery-fixture.ts';
+import { notificationOf, putNotification } from '#db/notifications';
 
 interface Ids {
   transactionId: string;
@@ -36,6 +38,8 @@ interface Ids {
   documentId: string;
   jobId: string;
   webhookId: string;
+  /** A failed delivery of that webhook (`{deliveryId}`). */
+  deliveryId: string;
   contactId: string;
   /** An SMS conversation of org A (`{threadId}`). */
   threadId: string;
@@ -50,6 +54,8 @@ interface Ids {
   proposalId: string;
   /** An email template of org A (`{idOrSlug}`). */
   emailTemplateId: string;
+  /** An unread notification of org A's owner (`{notificationId}`). */
+  notificationId: string;
 }
 
 /** The fixture id for a parameter name (`id` is per group), or undefined when the fixture has none. */
@@ -61,6 +67,7 @@ const ID_OF: Record<string, (ids: Ids) => string> = {
   jobId: (i) => i.jobId,
   contactId: (i) => i.contactId,
   'webhooks.id': (i) => i.webhookId,
+  deliveryId: (i) => i.deliveryId,
   'proposals.id': (i) => i.proposalId,
   keyDateType: () => 'ClosingDate',
   threadId: (i) => i.threadId,
@@ -71,6 +78,7 @@ const ID_OF: Record<string, (ids: Ids) => string> = {
   // A filter by a system form (the same for every organization); the listing's transactionId is what is isolated.
   formDefinitionId: () => SYSTEM_FORMS[0]!.id,
   idOrSlug: (i) => i.emailTemplateId,
+  notificationId: (i) => i.notificationId,
 };
 
 const operations = await loadOperations();
@@ -136,11 +144,16 @@ beforeAll(async () => {
     documentId: up.body.data.documentId,
     jobId: up.body.data.jobId,
     webhookId: hook.body.data.id,
+    deliveryId: await failedDelivery(a.orgId, hook.body.data.id),
     contactId: contact.body.data.id,
     ...(await messagingFixtures(a, deal.id)),
     ...(await pageFixtures(a, deal.id, up.body.data.documentId)),
     proposalId: await proposalFixture(a, deal.id),
+    notificationId: randomUUID(),
   };
+  // Stored directly (fan-out writes notifications; this runtime runs no stream poller).
+  const notice = { type: 'task.assigned', title: 'Task assigned to you', body: 'A task', transactionId: deal.id, to: 'all' as const };
+  expect(await putNotification(a.orgId, a.ownerUserId, notificationOf(notice, ids.notificationId, {}, new Date().toISOString()))).toBe(true);
   // Org B has data of its own, so a leak could not hide behind an empty org.
   const own = await createDeal(b, '200 Public Ave');
   await postTask(t, b.keys.draft, own.id, { title: 'B task' });

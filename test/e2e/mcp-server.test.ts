@@ -1,11 +1,14 @@
 /**
  * The MCP endpoint end to end, with the SDK's own client over Streamable HTTP against the local runtime: tools
  * listed per credential, one read and one write operation called, and the API's credentials, scopes and
- * validation applied to tool calls.
+ * validation applied to tool calls. A strict client lists the tools without a warning: the SDK's own tool-name
+ * check, and Ajv in strict mode on every input schema (test/support/strict-schema.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { validateToolName } from '@modelcontextprotocol/sdk/shared/toolNameValidation.js';
+import { strictSchemaProblems } from '../support/strict-schema.ts';
 import { startTestRuntime, type TestRuntime } from '../support/runtime-harness.ts';
 import { apiClient, newDeal, newOrg } from '../support/webhook-receiver.ts';
 
@@ -50,6 +53,23 @@ describe('MCP server (Streamable HTTP at /mcp)', () => {
     const actions = (await (await connect(org.keys.actions)).listTools()).tools.map((t) => t.name);
     expect(actions).toContain('createWebhook');
     expect(actions.length).toBeGreaterThan(draft.length);
+  });
+
+  it('lists tools a strict client takes without a warning: names, titles and every input schema', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      const { tools } = await (await connect(org.keys.actions)).listTools();
+      expect(tools.length).toBeGreaterThan(100);
+      const problems = tools.flatMap((t) => [
+        ...validateToolName(t.name).warnings.map((w) => `${t.name}: name: ${w}`),
+        ...strictSchemaProblems(t.inputSchema).map((p) => `${t.name}: ${p}`),
+        ...(t.title && t.title.split(' ').length <= 6 ? [] : [`${t.name}: title ${JSON.stringify(t.title)} is not a few words`]),
+      ]);
+      expect(problems).toEqual([]);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('calls a read operation through the API pipeline', async () => {

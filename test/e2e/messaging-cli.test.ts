@@ -13,9 +13,10 @@ import { DEFAULT_ORG_TIMEZONE, organizationTimezone } from '#db/orgs';
 import { OPT_OUT_REPLY } from '#domain/sms-keywords';
 import { writeRuntimeFile } from '#lib/local/runtime-file';
 import type { OutboxEntry } from '#lib/local/outbox';
-import { sendDealEmail } from '#use-cases/messaging/send-email';
-import { sendDealSms } from '#use-cases/messaging/send-sms';
+import { queueDealEmail } from '#use-cases/messaging/send-email';
+import { queueDealSms } from '#use-cases/messaging/send-sms';
 import { runCli } from '../support/cli.ts';
+import { settled } from './messaging-fixtures.ts';
 import { startTestRuntime, type TestRuntime } from '../support/runtime-harness.ts';
 import { newDeal, newOrg } from '../support/webhook-receiver.ts';
 
@@ -34,8 +35,10 @@ beforeAll(async () => {
   org = await newOrg('CLI Realty');
   dealId = await newDeal(org, '9 Cli Ct');
   const actor = { orgId: org.orgId, userId: org.ownerUserId };
-  await sendDealEmail(actor, { transactionId: dealId, kind: 'email', to: [{ address: 'buyer@example.net', name: 'Bea Buyer', contactId: null }], subject: 'Option period ends Friday', text: 'Hi Bea' }, new Date());
-  await sendDealSms(actor, { transactionId: dealId, phone: PHONE, phoneField: 'toPhoneNumber', body: 'Docs are ready', kind: 'sms', forceOverride: false, contactId: null, name: 'Bea' }, new Date());
+  const email = await queueDealEmail(actor, { transactionId: dealId, kind: 'email', to: [{ address: 'buyer@example.net', name: 'Bea Buyer', contactId: null }], subject: 'Option period ends Friday', text: 'Hi Bea' }, new Date());
+  const { message: text } = await queueDealSms(actor, { transactionId: dealId, phone: PHONE, phoneField: 'toPhoneNumber', body: 'Docs are ready', kind: 'sms', forceOverride: false, contactId: null, name: 'Bea' }, new Date());
+  // Queued: the runtime's send worker sends them.
+  await Promise.all([settled(org.orgId, email.id), settled(org.orgId, text.id)]);
 }, 120_000);
 
 afterAll(async () => {

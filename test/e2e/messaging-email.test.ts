@@ -3,17 +3,20 @@
  * SMTP server with our Message-ID and the deal's reply address, and joins the merged thread; a reply sent to that
  * address (nodemailer → local SMTP server → S3 `inbound/` → inbound-email handler) threads back; the four templated
  * emails reach exactly the contact linked with the named role (a contact holding several roles is reached under any
- * of them); suppressed addresses are 409; `Idempotency-Key` replays, refuses a different body or operation (422), is
- * 409 `conflict` while the first send is still at the (held) mail server, and 10 parallel identical requests send one
- * email; drafts never send.
+ * of them); suppressed addresses are 409; operations answer with the email `queued` and the send worker sends it
+ * (answered even while the mail server holds it); `Idempotency-Key` replays, refuses a different body or operation
+ * (422), and 10 parallel identical requests send one email; drafts never send.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { simpleParser } from 'mailparser';
 import { suppressEmail } from '#db/consent';
 import { until } from '../support/webhook-receiver.ts';
-import { freshKey, header, linkContact, newDeal, newOrg, startMessagingHarness, uploadDocument, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
+import { freshKey, header, linkContact, newDeal, newOrg, settled, startMessagingHarness, uploadDocument, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
+
+// Each send now waits for the send worker (a stream poller, then SMTP or the SMS sink): room for a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 let h: MessagingHarness;
 let org: TestOrg;
@@ -25,7 +28,8 @@ let key: string;
 
 const messages = (id = dealId) => `/api/v1/transactions/${id}/messages`;
 const thread = async (id = dealId) => (await h.ok('GET', `/api/v1/transactions/${id}/communications`, { key: org.keys.read })) as any[];
-const stored = (emailMessageId: string) => h.mail().find((m) => header(m.raw, 'Message-ID') === emailMessageId);
+/** The email with this Message-ID once the send worker delivered it to the local SMTP server. */
+const stored = (emailMessageId: string) => until(`${emailMessageId} at the SMTP server`, () => h.mail().find((m) => header(m.raw, 'Message-ID') === emailMessageId), 15_000);
 
 beforeAll(async () => {
   h = await startMessagingHarness('msg-email');
@@ -44,7 +48,8 @@ describe('POST /transactions/{id}/messages', () => {
       key,
       body: { toEmail: 'maria.delgado@example.com; lender@example.com', ccAddresses: 'title@example.com', subject: 'Option period ends Friday', body: 'Hi Maria, the option period ends Friday at 5 pm.' },
     });
-    expect(sent).toMatchObject({ channel: 'email', direction: 'outbound', kind: 'email', status: 'sent', subject: 'Option period ends Friday', transactionId: dealId });
+    // The operation answers once the email is queued; the send worker sends it and marks it sent.
+    expect(sent).toMatchObject({ channel: 'email', direction: 'outbound', kind: 'email', status: 'queued', subject: 'Option period ends Friday', transactionId: dealId });
     expect(sent.to).toEqual([
       { address: 'maria.delgado@example.com', name: 'Maria Delgado', contactId: buyerId },
       { address: 'lender@example.com', name: null, contactId: null },
@@ -52,7 +57,8 @@ describe('POST /transactions/{id}/messages', () => {
     expect(sent.from).toMatchObject({ address: 'deals@tcs.localhost', name: 'Dana Whitfield' });
     expect(sent).not.toHaveProperty('providerMessageId');
 
-    const eml = stored(sent.emailMessageId)!;
+    expect(await settled(org.orgId, sent.id)).toMatchObject({ status: 'sent', provider: 'local' });
+    const eml = await stored(sent.emailMessageId);
     expect(eml, 'the email reached the local SMTP server').toBeDefined();
     expect(eml.to.sort()).toEqual(['lender@example.com', 'maria.delgado@example.com', 'title@example.com']);
     expect(header(eml.raw, 'Reply-To')).toMatch(/^reply\+[a-z2-7]{20}@reply\.tcs\.localhost$/);
@@ -67,7 +73,7 @@ describe('POST /transactions/{id}/messages', () => {
   it('a reply to the reply address threads back, and answering it replies to the sender with threading headers', async () => {
     const sent = await h.ok('POST', messages(), { key, body: { toEmail: 'maria.delgado@example.com', subject: 'Inspection booked', htmlBody: '<p>Inspection is <b>Tuesday 10am</b>.</p>' } });
     expect(sent.bodyText).toBe('Inspection is Tuesday 10am.');
-    const replyTo = header(stored(sent.emailMessageId)!.raw, 'Reply-To')!;
+    const replyTo = header((await stored(sent.emailMessageId)).raw, 'Reply-To')!;
 
     const smtp = nodemailer.createTransport({ url: h.rt.messaging.smtp.url, ignoreTLS: true });
     await smtp.sendMail({ from: 'Maria Delgado <maria.delgado@example.com>', to: replyTo, subject: 'Re: Inspection booked', text: 'Great, I will be there.', inReplyTo: sent.emailMessageId, references: [sent.emailMessageId] });
@@ -77,7 +83,7 @@ describe('POST /transactions/{id}/messages', () => {
 
     const answer = await h.ok('POST', messages(), { key, body: { replyToMessageId: reply.id, body: 'See you there.' } });
     expect(answer).toMatchObject({ subject: 'Re: Inspection booked', inReplyTo: reply.id, to: [{ address: 'maria.delgado@example.com', contactId: buyerId }] });
-    expect(header(stored(answer.emailMessageId)!.raw, 'In-Reply-To')).toBe(reply.emailMessageId);
+    expect(header((await stored(answer.emailMessageId)).raw, 'In-Reply-To')).toBe(reply.emailMessageId);
 
     const order = (await thread()).map((m) => m.id);
     expect(order.indexOf(sent.id)).toBeLessThan(order.indexOf(reply.id));
@@ -96,6 +102,7 @@ describe('POST /transactions/{id}/messages', () => {
     expect(Object.keys(await bad({ toEmail: 'maria.delgado@example.com' })).sort()).toEqual(['body', 'subject']);
     const elsewhere = await newDeal(org, '9 Elsewhere Ct');
     const foreign = await h.ok('POST', messages(elsewhere), { key, body: { toEmail: 'a@example.com', subject: 's', body: 'b' } });
+    await stored(foreign.emailMessageId);
     expect(await bad({ replyToMessageId: foreign.id, body: 'hi' })).toHaveProperty('replyToMessageId');
     expect(h.mail().length).toBe(before + 1);
   });
@@ -124,7 +131,7 @@ describe('the templated emails reach the contact linked with exactly that role',
     const body = { bodyHtml: '<p>Could you confirm the option fee was received?</p>', intent: 'confirm option fee', recipientContactId: listingAgentId, subject: 'Option fee' };
     const sent = await h.ok('POST', email('agent'), { key, body: { ...body, recipientRole: 'Listing Agent' } });
     expect(sent).toMatchObject({ kind: 'agent_email', recipientRole: 'Listing Agent', contactId: listingAgentId, context: { intent: 'confirm option fee' } });
-    expect(stored(sent.emailMessageId)!.to).toEqual(['tom@capitolhomes.example']);
+    expect((await stored(sent.emailMessageId)).to).toEqual(['tom@capitolhomes.example']);
     expect(sent.bodyText).toBe('Could you confirm the option fee was received?');
 
     const before = h.mail().length;
@@ -155,7 +162,7 @@ describe('the templated emails reach the contact linked with exactly that role',
     for (const role of ["Buyer's Agent", 'Listing Agent']) {
       const sent = await h.ok('POST', `/api/v1/transactions/${deal}/emails/agent`, { key, body: { ...body, recipientRole: role } });
       expect(sent, role).toMatchObject({ recipientRole: role, contactId: dual.id });
-      expect(stored(sent.emailMessageId)!.to).toEqual(['pat@bothsides.example']);
+      expect((await stored(sent.emailMessageId)).to).toEqual(['pat@bothsides.example']);
     }
     const buyer = await h.call('POST', `/api/v1/transactions/${deal}/emails/agent`, { key, body: { ...body, recipientRole: 'Buyer' } });
     expect(buyer.status).toBe(422);
@@ -174,7 +181,7 @@ describe('the templated emails reach the contact linked with exactly that role',
       body: { bodyHtml: '<p>To keep closing on schedule we need:</p>', documentTypes: ['Proof of insurance', 'Signed <lender> disclosures', 'Proof of insurance'], recipientContactId: buyerId, recipientRole: 'Buyer', subject: 'Documents needed' },
     });
     expect(request.context).toEqual({ documentTypes: ['Proof of insurance', 'Signed <lender> disclosures'] });
-    const parsed = await simpleParser(stored(request.emailMessageId)!.raw);
+    const parsed = await simpleParser((await stored(request.emailMessageId)).raw);
     expect(parsed.text).toContain('Proof of insurance');
     expect(parsed.text).toContain('Signed <lender> disclosures');
     expect(parsed.html).toContain('<li>Signed &lt;lender&gt; disclosures</li>');
@@ -189,7 +196,7 @@ describe('the templated emails reach the contact linked with exactly that role',
       body: { audience: 'buyer', bodyHtml: '<p>The appraisal came in at value.</p>', focus: 'appraisal', recipientContactId: buyerId, subject: 'Appraisal done', attachmentDocumentIds: [documentId] },
     });
     expect(sent).toMatchObject({ kind: 'client_update_email', recipientRole: 'Buyer', documents: [{ documentId, fileName: 'Appraisal report.pdf' }], context: { audience: 'buyer', focus: 'appraisal' } });
-    const parsed = await simpleParser(stored(sent.emailMessageId)!.raw);
+    const parsed = await simpleParser((await stored(sent.emailMessageId)).raw);
     expect(parsed.attachments.map((a) => [a.filename, a.content.subarray(0, 5).toString()])).toEqual([['Appraisal report.pdf', '%PDF-']]);
     const r = await h.call('POST', email('client-update'), { key, body: { audience: 'buyer', bodyHtml: '<p>x</p>', focus: 'x', recipientContactId: buyerId, subject: 'x', attachmentDocumentIds: [randomUUID()] } });
     expect(r.status).toBe(422);
@@ -211,37 +218,39 @@ describe('Idempotency-Key on send', () => {
     expect(again.text).toBe(first.text);
     const changed = await h.call('POST', messages(), { key: k, body: { ...body, body: 'Something else.' }, idempotencyKey: 'send-1' });
     expect(changed.status).toBe(422);
+    await settled(org.orgId, first.body.data.id);
     expect(subjectCount()).toBe(1);
 
     const parallel = { ...body, subject: `${body.subject} (parallel)` };
     const results = await Promise.all(Array.from({ length: 10 }, () => h.call('POST', messages(), { key: k, body: parallel, idempotencyKey: 'send-parallel' })));
     const statuses = results.map((r) => r.status);
     expect(statuses.every((s) => s === 200 || s === 409), statuses.join()).toBe(true);
-    expect(h.mail().filter((m) => m.raw.toString().includes(parallel.subject))).toHaveLength(1);
     const ids = new Set(results.filter((r) => r.status === 200).map((r) => r.body.data.id));
     expect(ids.size).toBe(1);
+    expect(await settled(org.orgId, [...ids][0])).toMatchObject({ status: 'sent' });
+    expect(h.mail().filter((m) => m.raw.toString().includes(parallel.subject))).toHaveLength(1);
     expect((await thread()).filter((m) => m.subject === parallel.subject)).toHaveLength(1);
   });
 
-  it('a duplicate while the first send is still at the mail server is 409 conflict; the key is then refused for another operation (422)', async () => {
+  it('the send leaves the request path: answered while the mail server holds the email, replayed by key, sent once on release; the key is then refused for another operation (422)', async () => {
     const k = await freshKey(org);
     const body = { toEmail: 'maria.delgado@example.com', subject: `Held send ${randomUUID().slice(0, 6)}`, body: 'The mail server is slow today.' };
     const hold = h.rt.messaging.smtp.hold();
-    let first: Promise<Awaited<ReturnType<typeof h.call>>>;
+    let done: Awaited<ReturnType<typeof h.call>>;
     try {
-      first = h.call('POST', messages(), { key: k, body, idempotencyKey: 'send-held' });
-      await until('the first send waiting at the SMTP server', () => hold.waiting() > 0, 10_000);
+      done = await h.call('POST', messages(), { key: k, body, idempotencyKey: 'send-held' });
+      expect(done.status, done.text).toBe(200);
+      expect(done.body.data.status).toBe('queued');
+      await until('the send worker waiting at the SMTP server', () => hold.waiting() > 0, 10_000);
 
       const duplicate = await h.call('POST', messages(), { key: k, body, idempotencyKey: 'send-held' });
-
-      expect(duplicate.status, duplicate.text).toBe(409);
-      expect(duplicate.body.error.code).toBe('conflict');
-      expect(duplicate.headers.get('idempotency-replayed')).toBeNull();
+      expect(duplicate.status, duplicate.text).toBe(200);
+      expect(duplicate.headers.get('idempotency-replayed')).toBe('true');
+      expect(duplicate.text).toBe(done.text);
     } finally {
       hold.release();
     }
-    const done = await first;
-    expect(done.status, done.text).toBe(200);
+    expect(await settled(org.orgId, done.body.data.id)).toMatchObject({ status: 'sent' });
     const replay = await h.call('POST', messages(), { key: k, body, idempotencyKey: 'send-held' });
     expect(replay.headers.get('idempotency-replayed')).toBe('true');
     expect(replay.text).toBe(done.text);

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { SNSEvent } from 'aws-lambda';
 import { createApiKey } from '#db/api-keys';
+import { getCommunication, type Communication } from '#db/communications';
 import { splitName } from '#db/contacts';
 import { contactCreateItems } from '#use-cases/contacts';
 import { createOrganization } from '#db/orgs';
@@ -116,4 +117,15 @@ export function header(raw: Buffer, name: string): string | undefined {
 /** A fresh key of the organization with every scope (each key has its own rate-limit windows). */
 export async function freshKey(org: TestOrg): Promise<string> {
   return (await createApiKey({ orgId: org.orgId, userId: org.ownerUserId, name: 'messaging e2e', scopes: ['read', 'draft', 'actions'] })).value;
+}
+
+/**
+ * The message once the send worker handled it (no longer `queued`: `sent`, or `failed` with a detail), read from the
+ * table. Sends leave the request path (issue 24): an operation answers with the message `queued`.
+ */
+export async function settled(orgId: string, messageId: string, timeoutMs = 20_000): Promise<Communication> {
+  return until(`message ${messageId} sent or failed`, async () => {
+    const m = await getCommunication(orgId, messageId);
+    return m.status === 'queued' ? undefined : m;
+  }, timeoutMs);
 }

@@ -5,7 +5,7 @@
  * (cancel honours `Idempotency-Key`; cancelling again is 409). The report comes as JSON inline, and as a PDF and a ZIP
  * (PDF + JSON + the messages' documents) behind a download URL; the test opens both (pdf-lib, pdf.js, fflate).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { strFromU8, unzipSync } from 'fflate';
 import { DateTime } from 'luxon';
@@ -14,6 +14,9 @@ import { suppressEmail } from '#db/consent';
 import { openPdf } from '#ports/ocr/pdfjs';
 import { until } from '../support/webhook-receiver.ts';
 import { freshKey, header, inboundText, linkContact, newDeal, newOrg, startMessagingHarness, uploadDocument, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
+
+// A scheduled send now waits for the scheduler's target and then the send worker: room for a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 let h: MessagingHarness;
 let org: TestOrg;
@@ -44,7 +47,7 @@ afterEach(() => setClock());
 afterAll(() => h.close());
 
 describe('scheduled messages', () => {
-  it('is sent once at its time in its time zone, then leaves the active list', async () => {
+  it('is sent once at its time in its time zone by the send worker, then leaves the active list for the sent one', async () => {
     const at = chicagoIn(2);
     const m = await h.ok('POST', scheduled(), { key, body: { scheduledAt: at, scheduledTimezone: 'America/Chicago', toEmail: 'maria@example.com', subject: 'Closing in one week', body: 'Closing is a week out.' } });
     expect(m).toMatchObject({ status: 'pending', scheduledAt: `${at}:00`, scheduledTimezone: 'America/Chicago', toEmail: 'maria@example.com', subject: 'Closing in one week' });
@@ -55,10 +58,15 @@ describe('scheduled messages', () => {
     expect(withSubject('Closing in one week')).toHaveLength(0);
     await fastForward(3);
     await fastForward(3);
+    // The schedule queued it; the send worker sends it and marks the scheduled message sent.
+    const listed = await until('the scheduled message listed as sent', async () => (await h.ok('GET', `${scheduled()}?status=sent`, { key: org.keys.read })).find((x: any) => x.id === m.id), 20_000);
+    expect(listed).toMatchObject({ status: 'sent', subject: 'Closing in one week' });
     expect(withSubject('Closing in one week')).toHaveLength(1);
     expect(await h.ok('GET', scheduled(), { key: org.keys.read })).toEqual([]);
     const sent = (await h.ok('GET', `/api/v1/transactions/${dealId}/communications`, { key: org.keys.read })).find((x: any) => x.scheduledMessageId === m.id);
-    expect(sent).toMatchObject({ kind: 'scheduled_email', status: 'sent', to: [{ address: 'maria@example.com', contactId: null }] });
+    expect(sent).toMatchObject({ id: listed.sentMessageId, kind: 'scheduled_email', status: 'sent', to: [{ address: 'maria@example.com', contactId: null }] });
+    await fastForward(3);
+    expect(withSubject('Closing in one week')).toHaveLength(1);
     const cancel = await h.call('DELETE', `/api/v1/scheduled-messages/${m.id}`, { key });
     expect(cancel.status).toBe(409);
     expect(cancel.body.error.message).toContain('is sent');
@@ -80,6 +88,10 @@ describe('scheduled messages', () => {
     await fastForward(5);
     expect(withSubject('Never sent')).toHaveLength(0);
     expect(await h.ok('GET', scheduled(), { key: org.keys.read })).toEqual([]);
+    // History stays listable by status; a status outside the four is refused.
+    expect((await h.ok('GET', `${scheduled()}?status=cancelled`, { key: org.keys.read })).map((x: any) => [x.id, x.status])).toContainEqual([m.id, 'cancelled']);
+    expect((await h.ok('GET', `${scheduled()}?status=failed`, { key: org.keys.read })).map((x: any) => x.id)).not.toContain(m.id);
+    expect((await h.call('GET', `${scheduled()}?status=sending`, { key: org.keys.read })).status).toBe(422);
     expect((await h.call('DELETE', `/api/v1/scheduled-messages/${m.id}`, { key: other.keys.actions })).status).toBe(404);
   });
 

@@ -5,11 +5,14 @@
  * number out for good (409 whatever `forceOverride` says, a document share included, which stores no link) until START; documents are shared by secure expiring link
  * (the link works, the thread keeps it elided); 10 parallel identical requests with one `Idempotency-Key` send one text.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { until } from '../support/webhook-receiver.ts';
 import { snapshot, snapshotDiff } from '../support/table-snapshot.ts';
-import { freshKey, inboundText, linkContact, newDeal, newOrg, startMessagingHarness, uploadDocument, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
+import { freshKey, inboundText, linkContact, newDeal, newOrg, settled, startMessagingHarness, uploadDocument, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
+
+// Each send now waits for the send worker (a stream poller, then SMTP or the SMS sink): room for a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 let h: MessagingHarness;
 let org: TestOrg;
@@ -38,7 +41,9 @@ describe('conversations', () => {
 
   it('the first text to a contact lands in the SMS sink, opens a conversation and joins the thread', async () => {
     const sent = await h.ok('POST', conversations(), { key, body: { contactId: buyerId, toPhoneNumber: null, messageContent: 'Hi Maria, the inspection is Tuesday at 10.', forceOverride: false } });
-    expect(sent.message).toMatchObject({ channel: 'sms', direction: 'outbound', status: 'sent', bodyText: 'Hi Maria, the inspection is Tuesday at 10.', contactId: buyerId, from: { address: '+15550100000' } });
+    // Answered once queued; the send worker texts it and records the sending number.
+    expect(sent.message).toMatchObject({ channel: 'sms', direction: 'outbound', status: 'queued', bodyText: 'Hi Maria, the inspection is Tuesday at 10.', contactId: buyerId });
+    expect(await settled(org.orgId, sent.message.id)).toMatchObject({ status: 'sent', from: { address: '+15550100000' } });
     expect(sent.message.to).toEqual([{ address: BUYER_PHONE, name: 'Maria Delgado', contactId: buyerId }]);
     expect(sent.conversation).toMatchObject({ transactionId: dealId, phoneNumber: BUYER_PHONE, contactId: buyerId, name: 'Maria Delgado', messageCount: 1 });
     threadId = sent.conversation.id;
@@ -60,6 +65,8 @@ describe('conversations', () => {
     const byNumber = await h.ok('POST', conversations(), { key, body: { contactId: null, toPhoneNumber: '512-555-0143', messageContent: 'One more thing.', forceOverride: false } });
     expect(byNumber.conversation.id).toBe(threadId);
     expect(byNumber.message.contactId).toBe(buyerId);
+    await settled(org.orgId, byNumber.message.id);
+    await until('the four texts in the sink', () => textsTo(BUYER_PHONE).length >= 4, 15_000);
     expect(textsTo(BUYER_PHONE)).toHaveLength(4);
   });
 
@@ -101,6 +108,7 @@ describe('STOP', () => {
     const phone = '+15125550199';
     const sellerId = await linkContact(org, dealId, { name: 'Robert Chen', role: 'Seller', phone });
     const first = await h.ok('POST', conversations(), { key, body: { contactId: sellerId, toPhoneNumber: null, messageContent: 'Hi Robert, the buyer asked for repairs.', forceOverride: false } });
+    expect(await settled(org.orgId, first.message.id)).toMatchObject({ status: 'sent' });
     expect(await inboundText(phone, 'STOP')).toEqual(['opted_out']);
     const confirmations = textsTo(phone).length;
 
@@ -124,7 +132,8 @@ describe('STOP', () => {
     expect(page.body.data.at(-1)).toMatchObject({ direction: 'inbound', bodyText: 'STOP', statusDetail: 'keyword STOP' });
 
     expect(await inboundText(phone, 'START')).toEqual(['opted_in']);
-    await h.ok('POST', `/api/v1/conversations/${first.conversation.id}/messages`, { key, body: { messageContent: 'Welcome back.', forceOverride: false } });
+    const back = await h.ok('POST', `/api/v1/conversations/${first.conversation.id}/messages`, { key, body: { messageContent: 'Welcome back.', forceOverride: false } });
+    expect(await settled(org.orgId, back.message.id)).toMatchObject({ status: 'sent' });
     expect(textsTo(phone).at(-1)!.body).toBe('Welcome back.');
   });
 });
@@ -143,6 +152,7 @@ describe('documents shared by secure link', () => {
     expect(shared.link).toMatchObject({ documentId, fileName: 'Seller disclosure.pdf', expirationHours: 72 });
     expect(Date.parse(shared.link.expiresAt) - Date.parse(shared.message.createdAt)).toBe(72 * 3_600_000);
     expect(shared.message).toMatchObject({ kind: 'document_share_sms', documents: [{ documentId, fileName: 'Seller disclosure.pdf' }] });
+    expect(await settled(org.orgId, shared.message.id)).toMatchObject({ status: 'sent' });
 
     const url = linkIn(BUYER_PHONE);
     const token = url.split('/l/')[1];
@@ -162,6 +172,7 @@ describe('documents shared by secure link', () => {
     const conversation = (await h.ok('GET', '/api/v1/conversations', { key: org.keys.read })).find((c: any) => c.phoneNumber === BUYER_PHONE);
     const shared = await h.ok('POST', `/api/v1/conversations/${conversation.id}/documents`, { key, body: { documentId, expirationHours: 1, message: null } });
     expect(shared.conversation.id).toBe(conversation.id);
+    await settled(org.orgId, shared.message.id);
     expect(textsTo(BUYER_PHONE).at(-1)!.body).toContain('Here is "Seller disclosure.pdf" for 4410 Cedar Bend Dr, Austin, TX 78704.');
     expect(textsTo(BUYER_PHONE).at(-1)!.body).toContain('expires in 1 hour');
 
@@ -187,6 +198,9 @@ describe('Idempotency-Key on texts', () => {
     const body = { contactId: buyerId, toPhoneNumber: null, messageContent: `Walkthrough moved to 3 pm (${randomUUID().slice(0, 6)})`, forceOverride: false };
     const results = await Promise.all(Array.from({ length: 10 }, () => h.call('POST', conversations(), { key: k, body, idempotencyKey: 'text-parallel' })));
     expect(results.every((r) => r.status === 200 || r.status === 409), results.map((r) => r.status).join()).toBe(true);
+    const ids = new Set(results.filter((r) => r.status === 200).map((r) => r.body.data.message.id));
+    expect(ids.size).toBe(1);
+    expect(await settled(org.orgId, [...ids][0])).toMatchObject({ status: 'sent' });
     expect(h.texts().filter((t) => t.body === body.messageContent)).toHaveLength(1);
     const replay = await until('a replay of the stored response', async () => {
       const r = await h.call('POST', conversations(), { key: k, body, idempotencyKey: 'text-parallel' });

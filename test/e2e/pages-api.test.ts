@@ -2,7 +2,9 @@
  * Issue 12 over HTTP against the full local runtime: disclosure packages (all 7 operations, the share email, the
  * recipient page's 404 after revoke), intake forms (form, links, a submission posted as a browser posts it,
  * submissions, intake status), the portal link, revoking the portal and form links (designed here), notifications
- * derived from the events, and device registration with push recorded in the local sink. Every JSON response is checked against the OpenAPI document (`apiClient`).
+ * derived from the events, and device registration with push recorded in the local sink. Issue 25: the organization's
+ * branding settings (designed here) on the pages and their one stylesheet, a download whose redirect the page's CSP
+ * allows, and the portal's agent contact and past key dates. Every JSON response is checked against the OpenAPI document (`apiClient`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +14,8 @@ import { addUser } from '#db/orgs';
 import { SYSTEM_FORMS } from '#domain/intake-forms';
 import { resetPlainMailer } from '#ports/plain-mailer';
 import { apiClient, until, type Api } from '../support/webhook-receiver.ts';
-import { newDeal, newOrg, startMessagingHarness, uploadDocument, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
+import { linkContact, newDeal, newOrg, startMessagingHarness, uploadDocument, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
+import { pdfBytes } from './documents-fixtures.ts';
 
 let h: MessagingHarness;
 let api: Api;
@@ -236,5 +239,94 @@ describe('intake forms, portal, notifications, devices', () => {
     expect(assigned).toMatchObject({ title: 'Task assigned to you', body: 'Order the survey (due 2026-12-05)', transactionId: dealId });
     await until('the push of it', () => (existsSync(sink) ? readFileSync(sink, 'utf8') : '').includes('Order the survey') || undefined, 10_000);
     expect((await api.ok('GET', '/api/v1/notifications?limit=100', { key: memberKey })).data.filter((n: any) => n.type === 'task.assigned')).toHaveLength(assignedBefore + 1);
+  });
+});
+
+describe('branding, downloads and the portal (issue 25)', () => {
+  const cspOf = (r: Response) => r.headers.get('content-security-policy') ?? '';
+
+  it('settings: owner or admin only; the accent and logo are validated; null clears', async () => {
+    const initial = (await api.ok('GET', '/api/v1/org/settings', { key: other.keys.read })).data;
+    expect(initial).toMatchObject({ organizationId: other.orgId, name: 'Other Realty', displayName: null, logoUrl: null, accentColor: null, updatedAt: null });
+    for (const [body, field] of [
+      [{ accentColor: '#fff;}body{display:none' }, 'accentColor'],
+      [{ accentColor: 'red' }, 'accentColor'],
+      [{ logoUrl: 'http://cdn.example/logo.png' }, 'logoUrl'],
+      [{ logoUrl: 'https://user:pw@cdn.example/logo.png' }, 'logoUrl'],
+    ] as const) {
+      const r = await api.call('PATCH', '/api/v1/org/settings', { key: other.keys.actions, body });
+      expect(r.status, JSON.stringify(body)).toBe(422);
+      expect(Object.keys(r.body.error.fields)).toEqual([field]);
+    }
+    expect((await api.call('PATCH', '/api/v1/org/settings', { key: other.keys.read, body: { accentColor: '#000' } })).status).toBe(403);
+    const agent = await addUser(other.orgId, { email: 'agent@other.example', firstName: 'A', lastName: 'Gent', role: 'agent' });
+    const agentKey = (await createApiKey({ orgId: other.orgId, userId: agent.userId, name: 'agent', scopes: ['read', 'actions'] })).value;
+    const refused = await api.call('PATCH', '/api/v1/org/settings', { key: agentKey, body: { accentColor: '#000' } });
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'forbidden']);
+
+    const set = (await api.ok('PATCH', '/api/v1/org/settings', { key: other.keys.actions, body: { displayName: ' Other Realty Group ', accentColor: '#ABC', logoUrl: 'https://cdn.other.example/logo.png' } })).data;
+    expect(set).toMatchObject({ displayName: 'Other Realty Group', accentColor: '#aabbcc', logoUrl: 'https://cdn.other.example/logo.png' });
+    const cleared = (await api.ok('PATCH', '/api/v1/org/settings', { key: other.keys.actions, body: { logoUrl: null } })).data;
+    expect(cleared).toMatchObject({ displayName: 'Other Realty Group', accentColor: '#aabbcc', logoUrl: null });
+    expect(Date.parse(cleared.updatedAt)).toBeGreaterThanOrEqual(Date.parse(set.updatedAt));
+  });
+
+  it('the pages show the branding and share one same-origin stylesheet carrying the accent', async () => {
+    await api.ok('PATCH', '/api/v1/org/settings', { key: org.keys.actions, body: { displayName: 'Pages Realty Group', accentColor: '#0b6e4f', logoUrl: 'https://cdn.pages.example/brand/logo.png' } });
+    const portal = await fetch((await api.ok('GET', `/api/v1/transactions/${dealId}/portal-link`, { key: org.keys.read })).data.url);
+    const form = await fetch((await api.ok('GET', `/api/v1/transactions/${dealId}/form-links`, { key: org.keys.read })).data[0].url);
+    const sheets = new Set<string>();
+    for (const r of [portal, form]) {
+      const html = await r.text();
+      expect(html).toContain('<span>Pages Realty Group</span>');
+      expect(html).toContain('<img src="https://cdn.pages.example/brand/logo.png"');
+      expect(html).not.toMatch(/<style|style=/);
+      expect(cspOf(r)).toContain("style-src 'self'; img-src https://cdn.pages.example;");
+      sheets.add(/<link rel="stylesheet" href="([^"]+)">/.exec(html)![1]!.replace(/&amp;/g, '&'));
+    }
+    expect(sheets.size).toBe(1);
+    const css = await fetch(new URL([...sheets][0]!, h.rt.baseUrl));
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(await css.text()).toMatch(/^:root\{--accent:#0b6e4f;--accent-ink:#ffffff;/);
+    // The plain 404 names no organization.
+    expect(await (await fetch(`${h.rt.baseUrl}/p/${'A'.repeat(43)}`)).text()).not.toContain('Pages Realty Group');
+  });
+
+  it('a download posts to the page: logged, then a 303 to an origin the page\'s form-action allows, serving the bytes', async () => {
+    const pkg = (await api.ok('POST', '/api/v1/disclosure-packages', { key: org.keys.actions, body: { name: 'Download pack', transactionId: dealId, documentIds: [docA] } })).data;
+    await api.ok('POST', `/api/v1/disclosure-packages/${pkg.id}/recipients`, { key: org.keys.actions, body: { email: 'dl@example.com', displayLabel: null, audienceTier: null, contactId: null, expiresAt: null } });
+    const url = linkIn((await until('the share email', () => mailTo('dl@example.com')[0], 10_000)).raw.toString('utf8'))!;
+    const pageRes = await fetch(url);
+    const formAction = /form-action ([^;]+)/.exec(cspOf(pageRes))![1]!.split(' ');
+    expect(await pageRes.text()).toContain(`name="download" value="${docA}"`);
+    const res = await postForm(url, { download: docA });
+    expect(res.status).toBe(303);
+    const location = res.headers.get('location')!;
+    expect(formAction).toEqual(["'self'", new URL(location).origin]);
+    const file = new Uint8Array(await (await fetch(location)).arrayBuffer());
+    expect(Buffer.from(file.subarray(0, 4)).toString()).toBe('%PDF');
+    expect(file.length).toBe(pdfBytes('sellers-disclosure.pdf').length);
+    const events = (await api.ok('GET', `/api/v1/disclosure-packages/${pkg.id}/activity`, { key: org.keys.read })).data.events;
+    expect(events.filter((e: any) => e.action === 'downloaded')).toHaveLength(1);
+    // A GET (a link scanner, a prefetch) never records one; a document outside the package is the plain 404.
+    expect((await fetch(`${url}?download=${docA}`)).status).toBe(200);
+    expect((await postForm(url, { download: docB })).status).toBe(404);
+    expect((await api.ok('GET', `/api/v1/disclosure-packages/${pkg.id}/activity`, { key: org.keys.read })).data.events.filter((e: any) => e.action === 'downloaded')).toHaveLength(1);
+  });
+
+  it("the portal shows the agent of the deal's side and the past key dates", async () => {
+    const deal = await newDeal(org, '88 Past Dates Dr');
+    await linkContact(org, deal, { name: 'Dana Whitfield', role: "Buyer's Agent", email: 'dana@pagesrealty.example', phone: '+15125550143' });
+    await linkContact(org, deal, { name: 'Lee Lister', role: 'Listing Agent', email: 'lee@else.example' });
+    await api.ok('POST', `/api/v1/transactions/${deal}/key-dates`, { key: org.keys.actions, body: { keyDates: [{ keyDateType: 'InspectionDeadline', dateValue: '2026-01-05' }, { keyDateType: 'FinancingDeadline', dateValue: '2026-01-20' }] } });
+    const html = await (await fetch((await api.ok('GET', `/api/v1/transactions/${deal}/portal-link`, { key: org.keys.read })).data.url)).text();
+    expect(html).toContain('<h2>Your agent</h2>');
+    expect(html).toContain('<strong>Dana Whitfield</strong>');
+    expect(html).toContain('href="mailto:dana@pagesrealty.example"');
+    expect(html).toContain('href="tel:+15125550143"');
+    expect(html).not.toContain('Lee Lister');
+    expect(html).toContain('<h2>Past key dates</h2>');
+    expect(html.indexOf('Jan 20, 2026')).toBeLessThan(html.indexOf('Jan 5, 2026'));
+    expect(html).not.toMatch(/No upcoming dates|Upcoming key dates/);
   });
 });

@@ -95,7 +95,9 @@ describe('inbound messages that state a new date', () => {
   it('a reply email saying closing moved proposes that date, quoting the sentence', async () => {
     await linkContact(org, dealId, { name: 'Tobias Renfield', role: 'Buyer', email: 'trenfield@example.org' });
     const sent = await h.ok('POST', `/api/v1/transactions/${dealId}/messages`, { key, body: { toEmail: 'trenfield@example.org', subject: 'Closing', body: 'Hi Tobias, closing is set.' } });
-    const replyTo = header(h.mail().find((m) => header(m.raw, 'Message-ID') === sent.emailMessageId)!.raw, 'Reply-To')!;
+    // The send worker delivers the queued email after the answer.
+    const mail = await until('the email at the SMTP server', () => h.mail().find((m) => header(m.raw, 'Message-ID') === sent.emailMessageId), 20_000);
+    const replyTo = header(mail.raw, 'Reply-To')!;
     const smtp = nodemailer.createTransport({ url: h.rt.messaging.smtp.url, ignoreTLS: true });
     await smtp.sendMail({
       from: 'Tobias Renfield <trenfield@example.org>',

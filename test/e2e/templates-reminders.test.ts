@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import { setClock } from '#ports/clock';
 import { setOrganizationTimezone } from '#db/orgs';
-import { freshKey, header, linkContact, newDeal, newOrg, startMessagingHarness, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
+import { until } from '../support/webhook-receiver.ts';
+import { freshKey, header, linkContact, newDeal, newOrg, settled, startMessagingHarness, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
 
 let h: MessagingHarness;
 let org: TestOrg;
@@ -170,12 +171,15 @@ describe('reminders', () => {
     expect(sent()).toHaveLength(0);
     await fastForward(8);
     await fastForward(8);
+    // The schedule queued the email; the send worker sends it.
+    await until('the reminder at the SMTP server', () => sent().length > 0, 20_000);
     expect(sent()).toHaveLength(1);
     expect(header(sent()[0].raw, 'To')).toEqual(expect.stringContaining('maria@example.com'));
     expect(header(sent()[0].raw, 'To')).toEqual(expect.stringContaining('jo@example.com'));
     expect(header(sent()[0].raw, 'To')).toEqual(expect.stringContaining('tc@example.com'));
     const after = (await deal()).reminders.find((x: any) => x.id === r.id);
     expect(after).toMatchObject({ status: 'sent', error: null });
+    expect(await settled(org.orgId, after.sentMessageId)).toMatchObject({ kind: 'reminder_email', status: 'sent' });
     const comm = (await h.ok('GET', `/api/v1/transactions/${dealId}/communications`, { key: org.keys.read })).find((m: any) => m.id === after.sentMessageId);
     expect(comm).toMatchObject({ kind: 'reminder_email', status: 'sent' });
   });
@@ -198,6 +202,7 @@ describe('reminders', () => {
     expect(mailTo('pat@example.com')).toHaveLength(0);
     await fastForward(29);
     await fastForward(29);
+    await until('the moved reminder at the SMTP server', () => mailTo('pat@example.com').length > 0, 20_000);
     const mails = mailTo('pat@example.com');
     expect(mails).toHaveLength(1);
     expect(header(mails[0].raw, 'Subject')).toBe(`Reminder: Closing date on ${long(chicagoDate(30))} (4 Elm St, Austin, TX 78704)`);

@@ -248,7 +248,7 @@ describe('queue age alarms', () => {
   });
 
   it('alarms when a message of any dead-letter queue is 7 days old', () => {
-    const queues = [s.stack.webhooks.deadLetterQueue, s.stack.webhooks.fanoutDeadLetterQueue, s.stack.messaging.failureQueue, s.stack.messaging.scheduler.deadLetterQueue];
+    const queues = [s.stack.webhooks.deadLetterQueue, s.stack.webhooks.fanoutDeadLetterQueue, s.stack.messaging.failureQueue, s.stack.messaging.scheduler.deadLetterQueue, s.stack.messaging.sends.deadLetterQueue];
     const dlqAge = alarms.filter(([, a]) => a.Properties.Threshold === DLQ_AGE_ALARM_SECONDS).map(([, a]) => a.Properties);
     expect(dlqAge).toHaveLength(2);
     const watched = dlqAge.flatMap((p) => metricsOf(p).map((m: any) => (expect(m.MetricName).toBe('ApproximateAgeOfOldestMessage'), m.Dimensions[0].Value['Fn::GetAtt'][0])));

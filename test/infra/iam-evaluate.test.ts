@@ -91,7 +91,7 @@ describe('evaluateCalls on the synthesized template', () => {
   });
 
   it('denies another table, another bucket and a key prefix outside the grant', async () => {
-    const messaging = idOf('AWS::Lambda::Function', 'MessagingApiFunction');
+    const messaging = idOf('AWS::Lambda::Function', 'DocumentsApiFunction');
     const documents = t.getAtt(idOf('AWS::S3::Bucket', 'ExtractionDocuments'), 'Arn');
     const calls: AwsCall[] = [
       { functionLogicalId: fn, action: 'dynamodb:PutItem', resource: `arn:aws:dynamodb:${t.region}:${t.account}:table/another-table` },
@@ -121,7 +121,7 @@ describe('evaluateCalls on the synthesized template', () => {
   });
 
   it('reports an explicit deny of a resource policy: the bucket refuses plain HTTP', async () => {
-    const messaging = idOf('AWS::Lambda::Function', 'MessagingApiFunction');
+    const messaging = idOf('AWS::Lambda::Function', 'DocumentsApiFunction');
     const object = `${t.getAtt(idOf('AWS::S3::Bucket', 'ExtractionDocuments'), 'Arn')}/org/o1/doc.pdf`;
     const { denied } = await evaluateCalls(t, [{ functionLogicalId: messaging, action: 's3:GetObject', resource: object, context: { 'aws:SecureTransport': 'false' } }]);
     expect(denied).toMatchObject([{ decision: 'ExplicitlyDenied' }]);

@@ -66,6 +66,8 @@ const resourcesFor = (fn: ServiceFunction, action: string) =>
   statementsOf(fn)
     .filter((st) => st.Effect === 'Allow' && actionsOf(st).includes(action))
     .flatMap((st) => [st.Resource].flat());
+/** What a stream event source mapping grants its function. */
+const STREAM_READS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
 const groupsUsing = (capability: Capability) => new Set(operations.filter((op) => op.uses.includes(capability)).map((op) => op.group));
 
 describe('cdk-nag (AwsSolutions) with messaging context and capabilities', () => {
@@ -77,12 +79,14 @@ describe('cdk-nag (AwsSolutions) with messaging context and capabilities', () =>
 });
 
 describe('workers', () => {
-  it('are five Node.js 22 arm64 functions with only the table actions they call, on the base table (public-links: and its indexes)', () => {
+  it('are Node.js 22 arm64 functions with only the table actions they call, on the base table (public-links: and its indexes)', () => {
     const tableArn = arnOf(idOf(s.stack.table.table));
     for (const name of MESSAGING_WORKERS) {
       const fn = worker(name);
       expect(s.resources[idOf(fn.fn)].Properties, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
-      expect(serviceActions(fn, 'dynamodb'), name).toEqual([...MESSAGING_WORKER_TABLE_ACCESS[name]].sort());
+      // message-send's stream mapping adds the stream reads, on the stream (checked below).
+      const tableActions = serviceActions(fn, 'dynamodb').filter((a) => name !== 'message-send' || !STREAM_READS.includes(a));
+      expect(tableActions, name).toEqual([...MESSAGING_WORKER_TABLE_ACCESS[name]].sort());
       // public-links also reads GSI1 (a deal's disclosure packages, for its client portal).
       const onIndexes = name === 'public-links' ? [tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }] : [tableArn];
       for (const action of MESSAGING_WORKER_TABLE_ACCESS[name]) expect(resourcesFor(fn, action), `${name} ${action}`).toEqual(onIndexes);
@@ -99,15 +103,19 @@ describe('workers', () => {
     expect(keys('inbound-sms')).toEqual(sorted('NODE_OPTIONS', ...powertools, 'TABLE_NAME'));
     expect(keys('inbound-email')).toEqual(sorted('DOCUMENTS_BUCKET', 'INBOUND_MAIL_DOMAIN', 'NODE_OPTIONS', ...noXray, 'TABLE_NAME'));
     expect(keys('public-links')).toEqual(sorted('DOCUMENTS_BUCKET', 'NODE_OPTIONS', ...noXray, 'TABLE_NAME'));
-    expect(keys('scheduled-send')).toEqual(sorted('DOCUMENTS_BUCKET', 'INBOUND_MAIL_DOMAIN', 'MAIL_FROM_ADDRESS', 'NODE_OPTIONS', ...noXray, 'SES_CONFIGURATION_SET', 'TABLE_NAME'));
+    // scheduled-send queues (the mail identities only); message-send holds the transports.
+    expect(keys('scheduled-send')).toEqual(sorted('INBOUND_MAIL_DOMAIN', 'MAIL_FROM_ADDRESS', 'NODE_OPTIONS', ...noXray, 'TABLE_NAME'));
     expect(envOf(worker('scheduled-send'))).toMatchObject({ MAIL_FROM_ADDRESS: 'deals@hillcountry.example', INBOUND_MAIL_DOMAIN: 'reply.hillcountry.example' });
+    expect(keys('message-send')).toEqual(
+      sorted('DOCUMENTS_BUCKET', 'INBOUND_MAIL_DOMAIN', 'MAIL_FROM_ADDRESS', 'NODE_OPTIONS', ...noXray, 'SES_CONFIGURATION_SET', 'SMS_CONFIGURATION_SET', 'SMS_ORIGINATION_IDENTITY', 'TABLE_NAME'),
+    );
   });
 
   it('name their Powertools service after the worker; the S3 workers trace without the X-Ray SDK', () => {
     for (const name of MESSAGING_WORKERS) {
       const env = envOf(worker(name));
       expect(env.POWERTOOLS_SERVICE_NAME, name).toBe(name);
-      const holdsS3 = name === 'inbound-email' || name === 'scheduled-send' || name === 'public-links';
+      const holdsS3 = name === 'inbound-email' || name === 'scheduled-send' || name === 'public-links' || name === 'message-send';
       expect(env.POWERTOOLS_TRACE_ENABLED, name).toBe(holdsS3 ? 'false' : undefined);
     }
   });
@@ -128,17 +136,38 @@ describe('workers', () => {
     expect(configs.filter((c) => c.FunctionName.Ref === idOf(worker('public-links').fn))).toHaveLength(0);
   });
 
-  it('public-links and scheduled-send read uploaded documents only; inbound-email reads received mail only', () => {
+  it('public-links and message-send read uploaded documents only; inbound-email reads received mail only; scheduled-send reads none', () => {
     const bucket = arnOf(idOf(s.stack.extraction.bucket));
     const objects = (prefix: string) => ({ 'Fn::Join': ['', [bucket, `/${prefix}*`]] });
-    for (const name of ['public-links', 'scheduled-send'] as const) {
+    for (const name of ['public-links', 'message-send'] as const) {
       expect(serviceActions(worker(name), 's3'), name).toEqual(['s3:GetObject']);
       expect(resourcesFor(worker(name), 's3:GetObject'), name).toEqual([objects('org/')]);
     }
     expect(serviceActions(worker('inbound-email'), 's3')).toEqual(['s3:GetObject']);
     expect(resourcesFor(worker('inbound-email'), 's3:GetObject')).toEqual([{ 'Fn::Join': ['', [arnOf(idOf(inbound().bucket)), '/inbound/*']] }]);
     expect(envOf(worker('inbound-email')).DOCUMENTS_BUCKET).toEqual({ Ref: idOf(inbound().bucket) });
-    for (const name of ['email-events', 'inbound-sms'] as const) expect(serviceActions(worker(name), 's3'), name).toEqual([]);
+    for (const name of ['email-events', 'inbound-sms', 'scheduled-send'] as const) expect(serviceActions(worker(name), 's3'), name).toEqual([]);
+  });
+
+  it('only message-send holds the transports: SES send, SendTextMessage; scheduled-send sends nothing', () => {
+    expect(serviceActions(worker('message-send'), 'ses')).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+    expect(serviceActions(worker('message-send'), 'sms-voice')).toEqual(['sms-voice:SendTextMessage']);
+    for (const name of ['scheduled-send', 'email-events', 'inbound-email', 'public-links'] as const) expect(serviceActions(worker(name), 'ses'), name).toEqual([]);
+    expect(serviceActions(worker('scheduled-send'), 'sms-voice')).toEqual([]);
+  });
+
+  it('message-send reads the table stream, filtered to message.queued outbox inserts, with a DLQ for records it gives up on', () => {
+    const mappings = s.ofType('AWS::Lambda::EventSourceMapping').filter(([, r]) => String(json(r.Properties.DestinationConfig)).includes(idOf(m().sends.deadLetterQueue)));
+    expect(mappings.map(([id]) => id)).toEqual([expect.stringMatching(/^MessagingMessageSendLive/)]);
+    expect(resourcesFor(worker('message-send'), 'dynamodb:GetRecords')).toEqual([{ 'Fn::GetAtt': [idOf(s.stack.table.table), 'StreamArn'] }]);
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: 10,
+      DestinationConfig: { OnFailure: { Destination: arnOf(idOf(m().sends.deadLetterQueue)) } },
+      FilterCriteria: { Filters: [{ Pattern: json({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['OutboxEvent'] }, envelope: { M: { eventType: { S: ['message.queued'] } } } } } }) }] },
+    });
+    expect(s.ofType('AWS::Lambda::EventInvokeConfig').filter(([, r]) => r.Properties.FunctionName.Ref === idOf(worker('message-send').fn))).toHaveLength(0);
   });
 });
 
@@ -425,7 +454,7 @@ describe('public route', () => {
 
 describe('alarms and dashboard', () => {
   it('alarms on the failure queue, the scheduler DLQ and its delivery, worker errors, and SES reputation', () => {
-    for (const queue of [m().failureQueue, m().scheduler.deadLetterQueue]) {
+    for (const queue of [m().failureQueue, m().scheduler.deadLetterQueue, m().sends.deadLetterQueue]) {
       s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'AWS/SQS',
         MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -449,7 +478,7 @@ describe('alarms and dashboard', () => {
   });
 
   it('lists its alarms with the dashboard alarms and adds a row of graphs', () => {
-    expect(m().alarms).toHaveLength(7);
+    expect(m().alarms).toHaveLength(8);
     for (const alarm of m().alarms) expect(s.stack.dashboard.alarms).toContain(alarm);
     const [[, dashboard]] = s.ofType('AWS::CloudWatch::Dashboard');
     const body = json(dashboard.Properties.DashboardBody);

@@ -77,7 +77,7 @@ describe('SmsMessaging.grantSend without an origination identity', () => {
     };
     const handler = fnOf('InboundSms');
     const sender = fnOf('Sender');
-    const sms = new SmsMessaging(stack, 'Sms', { settings: parseMessagingSettings({}), topicKey: new kms.Key(stack, 'Key'), inboundHandler: handler });
+    const sms = new SmsMessaging(stack, 'Sms', { settings: parseMessagingSettings({}), topicKey: new kms.Key(stack, 'Key'), inboundHandler: handler, eventsHandler: fnOf('SmsEvents') });
     sms.grantSend(sender);
     const template = Template.fromStack(stack).toJSON();
     const senderFn = Object.values(template.Resources as Record<string, { Type: string; Properties: Record<string, any> }>).find(

@@ -25,8 +25,14 @@ import { synthesizeDefault, type Resource, type Synthesized } from './synth.ts';
 
 /** The reference site's one function (lib/reference-site.ts). */
 const REFERENCE_FUNCTIONS = 1;
+/** The MCP endpoint's function, its routes and its errors alarm (lib/mcp-endpoint.ts, test/infra/mcp-endpoint.test.ts). */
+const MCP_FUNCTIONS = 1;
+const MCP_ROUTES = ['POST /mcp', 'GET /mcp', 'DELETE /mcp'];
+const MCP_ALARMS = 1;
 
+// BatchWriteItem: search-token upkeep after a deal or contact commits (lib/table-access.ts).
 const BASE_ACTIONS = [
+  'dynamodb:BatchWriteItem',
   'dynamodb:ConditionCheckItem',
   'dynamodb:GetItem',
   'dynamodb:PutItem',
@@ -54,7 +60,7 @@ const EXTRACTION_FUNCTIONS = EXTRACTION_STEPS.length + 1;
 /** CDK's BucketNotificationsHandler (installs the S3 → Lambda notification): a function without a log group. */
 const CDK_HELPER_FUNCTIONS = 1;
 /** Alarms the messaging pipeline adds (asserted in messaging-pipeline.test.ts). */
-const MESSAGING_ALARMS = 7;
+const MESSAGING_ALARMS = 8;
 /** DynamoDB system errors and throttled requests (asserted in alarms.test.ts). */
 const TABLE_ALARMS = 2;
 /** API alarms (asserted in alarms.test.ts): 5xx, p99 latency, 4xx surge, 429 surge, then throttles of 10 functions per alarm. */
@@ -155,7 +161,7 @@ describe('cdk-nag (AwsSolutions)', () => {
 describe('HTTP API', () => {
   it('has exactly one route per operation plus $default, the public routes and the reference site\'s', () => {
     const keys = [...ofType('AWS::ApiGatewayV2::Route'), ...routes().ofType('AWS::ApiGatewayV2::Route')].map(([, r]) => r.Properties.RouteKey as string);
-    const expected = [...operations.map(routeKeyOf), '$default', ...PUBLIC_ROUTES.map(routeKeyOf), ...REFERENCE_ROUTES.map((p) => `GET ${p}`)];
+    const expected = [...operations.map(routeKeyOf), '$default', ...PUBLIC_ROUTES.map(routeKeyOf), ...REFERENCE_ROUTES.map((p) => `GET ${p}`), ...MCP_ROUTES];
     expect(keys.length).toBe(expected.length);
     expect(new Set(keys)).toEqual(new Set(expected));
   });
@@ -167,8 +173,9 @@ describe('HTTP API', () => {
     const fnOfRoute = new Map<string, string>(operations.map((op) => [routeKeyOf(op), liveOf(stack.functions.get(op.group)!)]));
     fnOfRoute.set('$default', liveOf(stack.functions.get('meta')!));
     for (const pub of PUBLIC_ROUTES) fnOfRoute.set(routeKeyOf(pub), liveOf(pub.worker === 'oauth' ? stack.oauth.fn : stack.messaging.workers[pub.worker]));
+    for (const key of MCP_ROUTES) fnOfRoute.set(key, liveOf(stack.mcp.fn));
     const operationRoutes = routes().ofType('AWS::ApiGatewayV2::Route');
-    expect(operationRoutes.length).toBe(operations.length + 1 + PUBLIC_ROUTES.length);
+    expect(operationRoutes.length).toBe(operations.length + 1 + PUBLIC_ROUTES.length + MCP_ROUTES.length);
     for (const [, route] of operationRoutes) {
       const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
       expect(fnOfIntegration.get(integrationId), route.Properties.RouteKey).toBe(fnOfRoute.get(route.Properties.RouteKey));
@@ -205,7 +212,7 @@ describe('HTTP API', () => {
 
 describe('functions', () => {
   it('has one Node.js 22 arm64 function per Lambda group, bound to the table', () => {
-    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WORKER_FUNCTIONS + CDK_HELPER_FUNCTIONS + REFERENCE_FUNCTIONS);
+    template.resourceCountIs('AWS::Lambda::Function', lambdaGroups.length + WORKER_FUNCTIONS + CDK_HELPER_FUNCTIONS + REFERENCE_FUNCTIONS + MCP_FUNCTIONS);
     for (const group of lambdaGroups) {
       const fn = resources[fnLogicalId(group)];
       expect(fn.Type).toBe('AWS::Lambda::Function');
@@ -235,7 +242,7 @@ describe('functions', () => {
       const actions = [dynamo[0].Action].flat().sort();
       const expected = [...BASE_ACTIONS, ...(DELETE_GROUPS.has(group) ? ['dynamodb:DeleteItem'] : []), ...(BATCH_GET_GROUPS.has(group) ? ['dynamodb:BatchGetItem'] : [])].sort();
       expect(actions, group).toEqual(expected);
-      expect(actions.some((a) => a === 'dynamodb:*' || /Scan|BatchWrite|Stream|Table/.test(a)), group).toBe(false);
+      expect(actions.some((a) => a === 'dynamodb:*' || /Scan|Stream|Table/.test(a)), group).toBe(false);
       expect(dynamo[0].Resource, group).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
     }
   });
@@ -243,7 +250,7 @@ describe('functions', () => {
   it('gives every function a log group with retention', () => {
     const logGroups = new Map(ofType('AWS::Logs::LogGroup'));
     // + API access logs + the extraction state machine's execution logs + the reference site's function
-    expect(logGroups.size).toBe(lambdaGroups.length + WORKER_FUNCTIONS + 2 + REFERENCE_FUNCTIONS);
+    expect(logGroups.size).toBe(lambdaGroups.length + WORKER_FUNCTIONS + 2 + REFERENCE_FUNCTIONS + MCP_FUNCTIONS);
     for (const [, lg] of logGroups) expect(lg.Properties.RetentionInDays).toBe(30);
     for (const group of lambdaGroups) {
       const ref = resources[fnLogicalId(group)].Properties.LoggingConfig.LogGroup.Ref;
@@ -253,17 +260,13 @@ describe('functions', () => {
 });
 
 describe('observability', () => {
-  /**
-   * Groups holding a heavy library (lib/service-function.ts `bundlesXraySdk`): the S3 client (documents,
-   * extractions, reports), phone-number metadata (contacts, messaging), the SES/SMTP mail clients (account, messaging,
-   * disclosures: a recipient's share email; partner).
-   */
-  const NO_XRAY_SDK_GROUPS = new Set(['documents', 'extractions', 'contacts', 'messaging', 'account', 'reports', 'disclosures', 'partner']);
-  it('names each API function\'s Powertools service after its group; the heavy groups trace without the X-Ray SDK', () => {
+  // API groups are bundled without the X-Ray SDK (lib/service-function.ts `bundlesXraySdk`, issue 24's init budget).
+  it('names each API function\'s Powertools service after its group; API groups trace without the X-Ray SDK, actively traced', () => {
     for (const group of lambdaGroups) {
-      const vars = resources[fnLogicalId(group)].Properties.Environment.Variables;
-      expect(vars.POWERTOOLS_SERVICE_NAME, group).toBe(`api-${group}`);
-      expect(vars.POWERTOOLS_TRACE_ENABLED, group).toBe(NO_XRAY_SDK_GROUPS.has(group) ? 'false' : undefined);
+      const props = resources[fnLogicalId(group)].Properties;
+      expect(props.Environment.Variables.POWERTOOLS_SERVICE_NAME, group).toBe(`api-${group}`);
+      expect(props.Environment.Variables.POWERTOOLS_TRACE_ENABLED, group).toBe('false');
+      expect(props.TracingConfig, group).toEqual({ Mode: 'Active' });
     }
   });
 
@@ -277,7 +280,7 @@ describe('observability', () => {
 });
 
 describe('table', () => {
-  it('matches the local table definition: PK/SK, GSI1/GSI2 (ALL), GSI3 (keys only), streams with both images', () => {
+  it('matches the local table definition: PK/SK, GSI1/GSI2 (ALL), GSI3/GSI4 (keys only), streams with both images', () => {
     const local = createTableInput('ignored');
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     const table = resources[logicalIdOf(stack.table.table)];
@@ -289,7 +292,9 @@ describe('table', () => {
     ]);
     expect(byName(table.Properties.AttributeDefinitions)).toEqual(byName(local.AttributeDefinitions));
     expect(byName(table.Properties.GlobalSecondaryIndexes)).toEqual(byName(local.GlobalSecondaryIndexes));
-    expect(table.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName).sort()).toEqual(['GSI1', 'GSI2', 'GSI3']);
+    expect(table.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName).sort()).toEqual(['GSI1', 'GSI2', 'GSI3', 'GSI4']);
+    // GSI4 holds the credentials whose counters change on every request: keys only, so that update writes no index entry.
+    expect(table.Properties.GlobalSecondaryIndexes.find((i: { IndexName: string }) => i.IndexName === 'GSI4').Projection).toEqual({ ProjectionType: 'KEYS_ONLY' });
     expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
   });
 
@@ -334,7 +339,7 @@ describe('operations', () => {
   it('alarms on API 5xx and on each function’s errors, and has one dashboard', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
     const apiFunctions = lambdaGroups.length + new Set(PUBLIC_ROUTES.map((r) => r.worker)).size;
-    expect(alarms).toHaveLength(lambdaGroups.length + apiAlarmCount(apiFunctions) + TABLE_ALARMS + WEBHOOK_ALARMS + EXTRACTION_ALARMS + MESSAGING_ALARMS + FUNCTION_ALARMS);
+    expect(alarms).toHaveLength(lambdaGroups.length + apiAlarmCount(apiFunctions) + TABLE_ALARMS + WEBHOOK_ALARMS + EXTRACTION_ALARMS + MESSAGING_ALARMS + FUNCTION_ALARMS + MCP_ALARMS);
     const api5xx = alarms.filter((a) => a.Metrics?.some((m: { MetricStat?: { Metric: { MetricName: string } } }) => m.MetricStat?.Metric.MetricName === 'tcs-dev-Api5xxExcluding501'));
     expect(api5xx).toHaveLength(1);
     for (const group of lambdaGroups) {

@@ -76,7 +76,7 @@ describe('workspace lifecycle infrastructure', () => {
     }
   });
 
-  it('gives the purge deletes but no creates, and the export reads and one put prefix but no deletes', () => {
+  it('gives the purge deletes but no creates, and the export reads and one put prefix (multipart, aborts included) but no deletes', () => {
     const purge = actionsOf(s.logicalIdOf(s.stack.lifecycle.purge.fn));
     expect(purge).toEqual(expect.arrayContaining(['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 's3:DeleteObject', 's3:ListBucket', 'scheduler:DeleteSchedule']));
     expect(purge).not.toContain('dynamodb:PutItem');
@@ -86,7 +86,7 @@ describe('workspace lifecycle infrastructure', () => {
     expect(exp).toEqual(expect.arrayContaining(['dynamodb:BatchGetItem', 's3:GetObject', 's3:PutObject', 'ses:SendEmail']));
     expect(exp.filter((a) => /Delete|BatchWrite/.test(a))).toEqual([]);
     s.template.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 's3:PutObject', Resource: { 'Fn::Join': ['', [Match.anyValue(), '/exports/*']] } })]) },
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: ['s3:AbortMultipartUpload', 's3:PutObject'], Resource: { 'Fn::Join': ['', [Match.anyValue(), '/exports/*']] } })]) },
     });
   });
 
@@ -113,6 +113,11 @@ describe('workspace lifecycle infrastructure', () => {
     const scheduler = s.stack.messaging.scheduler;
     expect(actionsOf(s.logicalIdOf(purge.fn)).filter((a) => a.startsWith('scheduler:') || a.startsWith('iam:'))).toEqual(['scheduler:DeleteSchedule']);
     expect(s.resources[s.logicalIdOf(purge.fn)].Properties.Environment.Variables.SCHEDULE_GROUP).toEqual(s.stack.resolve(scheduler.group.scheduleGroupName));
+  });
+
+  it('sizes the export worker for a streamed archive: 512 MB of memory, 2 GB of /tmp for the staged records', () => {
+    const fn = s.resources[s.logicalIdOf(s.stack.lifecycle.export.fn)];
+    expect(fn.Properties).toMatchObject({ MemorySize: 512, EphemeralStorage: { Size: 2048 } });
   });
 
   it('lets the export send as the service only: no members\' SMTP secrets', () => {

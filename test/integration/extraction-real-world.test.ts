@@ -2,7 +2,8 @@
  * The real-world set (test/fixtures/real-world) end to end through the local OCR adapter (text layer) and
  * `extractContract`: each form recognized as labelled, the core fields (closing date, price, Effective Date,
  * parties) exact on every variation, and on unrecognized forms no field reported with confidence ≥ 0.5 that is
- * wrong. Image-only copies of the set are read by the bench, not here (tesseract is slow).
+ * wrong. Image-only copies of the set are read by the bench; here only the numbered-paragraph form's noisy scan
+ * (two pages; tesseract is slow).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { localOcr, terminateLocalOcr } from '#ports/ocr-local';
@@ -11,6 +12,7 @@ import { compareFields } from '#domain/extraction/accuracy';
 import { CBS1_VALUES, REAL_WORLD_FIXTURES } from '#test/fixtures/real-world/index';
 import { valuesAboveLines } from '#test/fixtures/real-world/association';
 import { writePdf } from '#test/fixtures/real-world/writer';
+import { noisyScanCopy } from '#test/fixtures/real-world/scan-noise';
 
 afterAll(() => terminateLocalOcr());
 
@@ -67,6 +69,16 @@ describe('real-world details', () => {
     expect(r.fields.closingDate.citations[0]).toMatchObject({ page: 5, text: 'August 29, 2025' });
     expect(r.fields.effectiveDate.citations[0]).toMatchObject({ page: 9, text: '07/20/2025' });
   }, 60_000);
+
+  it('the numbered-paragraph form, scanned (rotated, speckled, stamped): values inside paragraphs read by OCR, nothing confidently wrong', async () => {
+    const fx = REAL_WORLD_FIXTURES.find((f) => f.name === 'assoc-numbered-paragraphs')!;
+    const ocr = await localOcr.analyze(await noisyScanCopy(await fx.build(), 150));
+    expect(Object.values(ocr.methods)).toEqual(['tesseract', 'tesseract']);
+    const r = extractContract(ocr);
+    for (const field of [...CORE, 'earnestMoney', 'financingType'] as const) expect({ field, value: r.fields[field].value }).toEqual({ field, value: fx.expected[field] });
+    expect(compareFields(fx.expected, r.fields).filter((x) => x.actual !== null && !x.exact)).toEqual([]);
+    expect(r.fields.closingDate.citations[0].page).toBe(1);
+  }, 240_000);
 
   it('an unrecognized form whose price is stated twice, differently, reports no price and says why', async () => {
     const { pages } = valuesAboveLines();

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeMessageVisibilityCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { DescribeTableCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { useTestTable } from '../support/test-table.ts';
@@ -55,6 +55,16 @@ describe('SQS poller over local-aws-sqs', () => {
     expect(Attributes?.VisibilityTimeout).toBe('60');
     expect(JSON.parse(Attributes!.RedrivePolicy!)).toEqual({ deadLetterTargetArn: local.dlqArn, maxReceiveCount: 3 });
     expect(local.queueUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\d+\/webhook-deliveries$/);
+  });
+
+  it('a long poll returns the messages there are at once, as SQS does, instead of waiting to fill MaxNumberOfMessages', async () => {
+    for (const body of ['now-1', 'now-2']) await sqs().send(new SendMessageCommand({ QueueUrl: local.queueUrl, MessageBody: body }));
+    const started = Date.now();
+    const { Messages = [] } = await sqs().send(new ReceiveMessageCommand({ QueueUrl: local.queueUrl, WaitTimeSeconds: 10, MaxNumberOfMessages: 10 }));
+    // The engine alone would hold this receive for its whole 10 s wait (2 of the 10 messages asked for).
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Messages.map((m) => m.Body).sort()).toEqual(['now-1', 'now-2']);
+    await sqs().send(new DeleteMessageBatchCommand({ QueueUrl: local.queueUrl, Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
   });
 
   it('delivers SQSEvents, deletes successes, retries failures by visibility and dead-letters after maxReceiveCount', async () => {

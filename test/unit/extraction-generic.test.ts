@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildBlocks, row } from '#domain/extraction/block-builder';
 import { extractContract } from '#domain/extraction/extract';
-import { GENERIC_CONFIDENCE_CAP } from '#domain/extraction/generic';
+import { UNRECOGNIZED_FACTOR } from '#domain/extraction/confidence';
 
 const pages = {
   1: [
@@ -55,11 +55,11 @@ describe('extractContract — generic residential contract', () => {
     });
   });
 
-  it('caps confidence so the result is reviewed', () => {
+  it('weighs confidence from the evidence, below the unrecognized-form factor, and always reviews the result', () => {
     const found = Object.values(r.fields).filter((f) => f.value !== null);
-    expect(found.every((f) => f.confidence <= GENERIC_CONFIDENCE_CAP)).toBe(true);
-    expect(found.every((f) => f.warnings.includes('low confidence'))).toBe(true);
-    expect(r.confidence).toBe(0.75);
+    expect(found.every((f) => f.confidence > 0.5 && f.confidence <= UNRECOGNIZED_FACTOR)).toBe(true);
+    // Not one constant: the address read below its caption is less certain than the price on its label's row.
+    expect(r.fields.propertyStreet.confidence).toBeLessThan(r.fields.salesPriceTotal.confidence);
     expect(r.requiresReview).toBe(true);
   });
 

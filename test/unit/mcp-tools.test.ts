@@ -1,8 +1,9 @@
 /** MCP tools derived from the registry (lib/mcp/tools.ts): one per implemented operation, calls mapped onto routes. */
 import { describe, expect, it } from 'vitest';
-import { isImplemented } from '#api/operation';
+import { isImplemented, titleOf } from '#api/operation';
 import { loadOperations } from '#lib/registry';
 import { toolCallEvent, toolOf, toolOperations } from '#lib/mcp/tools';
+import { strictSchemaProblems } from '../support/strict-schema.ts';
 
 const ops = await loadOperations();
 const byId = (id: string) => ops.find((op) => op.operationId === id)!;
@@ -12,6 +13,25 @@ describe('MCP tools', () => {
     const tools = toolOperations(ops).map(toolOf);
     expect(tools.map((t) => t.name).sort()).toEqual(ops.filter(isImplemented).map((op) => op.operationId).sort());
     for (const t of tools) expect(t.description.startsWith(byId(t.name).summary)).toBe(true);
+  });
+
+  it('titles each tool in a few words (its operationId in words unless the module names it)', () => {
+    const tools = toolOperations(ops).map(toolOf);
+    for (const t of tools) expect(t.title).toBe(titleOf(byId(t.name)));
+    expect(toolOf(byId('createTransactionReminder')).title).toBe('Create transaction reminder');
+    expect(Math.max(...tools.map((t) => t.title.split(' ').length))).toBeLessThanOrEqual(6);
+  });
+
+  it('gives input schemas a strict validator accepts without a warning: no type arrays, known formats, refs that resolve', () => {
+    const problems = toolOperations(ops).flatMap((op) => strictSchemaProblems(toolOf(op).inputSchema).map((p) => `${op.operationId}: ${p}`));
+    expect(problems).toEqual([]);
+    // The checker does flag what strict clients refuse (the check can fail).
+    expect(strictSchemaProblems({ type: 'object', properties: { a: { type: ['boolean', 'null'] } } })).toHaveLength(1);
+    expect(strictSchemaProblems({ type: 'object', properties: { a: { $ref: '#/components/schemas/Nowhere' } } })).not.toEqual([]);
+    // The recursive JSON value of a free-form body travels in the tool schema's own $defs.
+    const payload = toolOf(byId('updateProposalPayload')).inputSchema;
+    expect(Object.keys(payload.$defs ?? {})).not.toEqual([]);
+    expect(JSON.stringify(payload)).not.toContain('#/components/');
   });
 
   it('maps arguments onto the route: path parameters into the path, the rest into the query, body as JSON', () => {

@@ -2,7 +2,7 @@
  * The messaging workers' event parsing, with the use cases they call replaced by spies: SES configuration-set events
  * (`toEmailEvent`, one per type, shapes as in the SES Developer Guide's "Examples of event data that Amazon SES
  * publishes to Amazon SNS"), two-way SMS notifications in SNS records, envelope recipients of received mail and S3
- * keys, and the scheduled-send input checks.
+ * keys, the scheduled-send input checks, and the send worker's stream records (only `message.queued` inserts send).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { S3Event, SNSEvent } from 'aws-lambda';
@@ -11,6 +11,7 @@ vi.mock('#use-cases/messaging/delivery-events', () => ({ recordEmailEvent: vi.fn
 vi.mock('#use-cases/messaging/receive-sms', () => ({ receiveSms: vi.fn(async () => 'threaded') }));
 vi.mock('#use-cases/messaging/receive-email', () => ({ receiveEmail: vi.fn(async () => ({ outcome: 'unrouted' })) }));
 vi.mock('#use-cases/messaging/scheduled-email', () => ({ sendScheduledEmail: vi.fn(async () => 'sent') }));
+vi.mock('#use-cases/messaging/deliver-message', () => ({ deliverQueuedMessage: vi.fn(async () => 'sent') }));
 vi.mock('#ports/blob-store', () => ({ getObjectBytes: vi.fn(async (key: string) => new TextEncoder().encode(`X-Original-To: reply+abcdefghijklmnopqrst@reply.test\r\nSubject: ${key}\r\n\r\nbody`)) }));
 
 const { handler: emailEvents } = await import('#functions/email-events/handler');
@@ -25,6 +26,9 @@ const { receiveSms } = await import('#use-cases/messaging/receive-sms');
 const { receiveEmail } = await import('#use-cases/messaging/receive-email');
 const { sendScheduledEmail } = await import('#use-cases/messaging/scheduled-email');
 const { getObjectBytes } = await import('#ports/blob-store');
+const { handler: messageSend } = await import('#functions/message-send/handler');
+const { deliverQueuedMessage } = await import('#use-cases/messaging/deliver-message');
+const { marshall } = await import('@aws-sdk/util-dynamodb');
 
 beforeEach(() => vi.clearAllMocks());
 
@@ -201,5 +205,26 @@ describe('scheduled-send', () => {
     expect(sendScheduledEmail).toHaveBeenCalledTimes(1);
     expect(vi.mocked(sendScheduledEmail).mock.calls[0].slice(0, 2)).toEqual(['o-1', 'm-1']);
     expect(vi.mocked(sendScheduledEmail).mock.calls[0][2]).toBeInstanceOf(Date);
+  });
+});
+
+describe('message-send', () => {
+  const outbox = (eventType: string, communicationId: string) =>
+    marshall({ PK: `ORG#o-1#EVENT#e-${communicationId}`, SK: 'EVENT', entity: 'OutboxEvent', orgId: 'o-1', envelope: { eventType, eventId: `e-${communicationId}`, timestamp: '2030-03-01T12:00:00.000Z', organizationId: 'o-1', userId: 'u-1', data: { transactionId: 't-1', communicationId, channel: 'email', scheduledMessageId: null } } }) as never;
+  const record = (eventName: 'INSERT' | 'MODIFY', image: never, seq: string) => ({ eventID: seq, eventName, eventSource: 'aws:dynamodb', dynamodb: { NewImage: image, SequenceNumber: seq, StreamViewType: 'NEW_IMAGE' } });
+
+  it('sends each message.queued insert once and ignores other records; a failed send is reported for a retry', async () => {
+    vi.mocked(deliverQueuedMessage).mockImplementation(async (_org, id) => {
+      if (id === 'm-3') throw new Error('provider throttled');
+      return 'sent';
+    });
+    const out = await messageSend(
+      { Records: [record('INSERT', outbox('message.queued', 'm-1'), '100'), record('INSERT', outbox('task.created', 'm-2'), '101'), record('MODIFY', outbox('message.queued', 'm-4'), '102'), record('INSERT', outbox('message.queued', 'm-3'), '103')] } as never,
+    );
+    expect(vi.mocked(deliverQueuedMessage).mock.calls.map((c) => c.slice(0, 2))).toEqual([
+      ['o-1', 'm-1'],
+      ['o-1', 'm-3'],
+    ]);
+    expect(out).toEqual({ batchItemFailures: [{ itemIdentifier: '103' }] });
   });
 });

@@ -37,6 +37,7 @@ const MAX_DIMENSION_SETS = 150;
 function entryOf(service: string): string {
   const group = /^api-(.+)$/.exec(service)?.[1];
   if (group) return path.join(ENTRIES_DIR, `${group}.ts`); // written by the synthesis (lib/group-entries.ts)
+  if (service === 'mcp') return path.join(ENTRIES_DIR, 'mcp.ts'); // written by the synthesis (lib/mcp-endpoint.ts)
   const step = /^extraction-(.+)$/.exec(service)?.[1];
   if (step && step in STEP_HANDLER_FILES) return path.join(ROOT, STEP_HANDLER_FILES[step as keyof typeof STEP_HANDLER_FILES]);
   return path.join(ROOT, 'functions', service, 'handler.ts'); // workers: lib/stack.ts `handlerEntryOf`

@@ -237,8 +237,9 @@ describe('Textract analysis → stored OcrResult → extractContract', () => {
     const r = extractContract(stored);
     expect(r.formType).toBe('TREC 20-18');
     expect(r.fields.financingType.value).toBe('seller_financing');
-    // Without the checkbox blocks the same text reads no ¶3B box (and, with no financed amount, a cash sale).
-    expect(extractContract({ ...stored, blocks: text }).fields.financingType.value).toBe('cash');
+    // Without the checkbox blocks the same text reads no ¶3B box; with no ¶3A cash portion equal to the price
+    // either, nothing says the sale is cash: the financing type is left empty, never guessed.
+    expect(extractContract({ ...stored, blocks: text }).fields.financingType.value).toBeNull();
   });
 });
 

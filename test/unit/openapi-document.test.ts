@@ -6,10 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { isImplemented, schemasOf } from '#api/operation';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { isImplemented, schemasOf, titleOf } from '#api/operation';
 import { loadOperations } from '#lib/registry';
 import { buildOpenApi } from '#lib/openapi/document';
 import { GENERATED, generatedDocs } from '#lib/openapi/generated-files';
+import { typeArrays } from '../support/strict-schema.ts';
 
 const ops = await loadOperations();
 const doc = buildOpenApi(ops);
@@ -29,12 +32,14 @@ describe('OpenAPI document', () => {
     expect((await new Validator().validate(broken)).valid).toBe(false);
   });
 
-  it('has every operation once, by operationId, with its summary, tag and scope', () => {
+  it('has every operation once, by operationId, with a short summary, its sentence as description, tag and scope', () => {
     const ids = Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((o: any) => o.operationId));
     expect(ids.sort()).toEqual(ops.map((o) => o.operationId).sort());
     for (const op of ops) {
       const o = opOf(op.method, op.path);
-      expect(o.summary).toBe(op.summary);
+      expect(o.summary).toBe(titleOf(op));
+      expect(o.summary.split(' ').length, op.operationId).toBeLessThanOrEqual(6);
+      expect(o.description.startsWith(op.summary), op.operationId).toBe(true);
       expect(o.tags).toEqual([op.group]);
       expect(o['x-scope']).toBe(op.access);
     }
@@ -85,16 +90,54 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('derives parameters and bodies from the zod schemas (an int32 query takes digit strings; uuids in the path)', () => {
+  it('derives parameters and bodies from the zod schemas (an int32 query is a bounded integer; uuids in the path)', () => {
     const list = opOf('GET', '/api/v1/transactions');
     const pageSize = list.parameters.find((p: any) => p.name === 'pageSize');
-    expect(pageSize).toMatchObject({ in: 'query', required: false });
-    expect(JSON.stringify(pageSize.schema)).toContain('"pattern":"^-?\\\\d+$"');
+    // The value's type and bounds (the wire form, a digit string, is the transport's), and the module's example.
+    expect(pageSize).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 }, example: 10 });
     const create = opOf('POST', '/api/v1/transactions/{transactionId}/tasks');
     expect(create.parameters[0]).toMatchObject({ name: 'transactionId', in: 'path', required: true, schema: { format: 'uuid' } });
     expect(create.requestBody.required).toBe(true);
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['title']);
     expect(opOf('POST', '/api/v1/contacts').requestBody.required).toBe(false);
+  });
+
+  it('writes nullables portably (anyOf with null, never a type array) and no meaningless bounds', () => {
+    expect(typeArrays(doc)).toEqual([]);
+    expect(JSON.stringify(doc)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    const isCustom = opOf('POST', '/api/v1/transactions/{transactionId}/key-dates').requestBody.content['application/json'].schema.properties.keyDates.items.properties.isCustom;
+    expect(isCustom).toEqual({ anyOf: [{ type: 'boolean' }, { type: 'null' }] });
+    const task = doc.components.schemas.Task ?? {};
+    expect(JSON.stringify(task)).not.toContain('-9007199254740991');
+  });
+
+  it('shows each module\'s example request, and every example is valid against its own schema', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'urn:tcs:openapi', components: doc.components });
+    const check = (schema: unknown, value: unknown, where: string) => {
+      const rooted = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"urn:tcs:openapi#/components/'));
+      const validate = ajv.compile(rooted);
+      expect(validate(value), `${where}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    };
+    let bodies = 0;
+    let params = 0;
+    for (const op of ops) {
+      const o = opOf(op.method, op.path);
+      const media = o.requestBody?.content['application/json'];
+      if (media && isImplemented(op)) {
+        expect(media.example, `${op.operationId} has a body but no example`).toBeDefined();
+        check(media.schema, media.example, `${op.operationId} body`);
+        bodies++;
+      }
+      for (const p of o.parameters ?? []) {
+        if (p.example === undefined) continue;
+        check(p.schema, p.example, `${op.operationId} ${p.name}`);
+        params++;
+      }
+    }
+    expect(bodies).toBeGreaterThan(40);
+    expect(params).toBeGreaterThan(20);
   });
 
   it('names shared resources as components and refers to them', () => {

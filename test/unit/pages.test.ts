@@ -1,6 +1,6 @@
 /**
  * Issue 12's pure parts and its push adapter: intake-form validation (what a client sees beside each field), which
- * events notify whom, the public pages' escaping, CSP and plain 404, and SNS mobile push (shared/ports/push/aws.ts)
+ * events notify whom, the public pages' escaping, headers and plain 404, and SNS mobile push (shared/ports/push/aws.ts)
  * against a mocked client (aws-sdk-client-mock): the exact `CreatePlatformEndpoint` and `Publish` inputs.
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import type { WebhookSubscription } from '#db/webhooks';
 import { recipients } from '#use-cases/fan-out';
 import type { EventEnvelope } from '#events/outbox';
 import { snsPush } from '#ports/push/aws';
-import { CSP, esc, html, notFound, page } from '#functions/public-links/pages/html';
+import { esc, html, notFound, page } from '#functions/public-links/pages/html';
 
 const buyer = findForm(SYSTEM_FORMS[0]!.id)!;
 
@@ -76,8 +76,8 @@ describe('public page HTML', () => {
   it('escapes every interpolated value, scripts allowed nowhere', () => {
     expect(html`<p title="${'"x" <y>'}">${"<script>alert('1')</script>"}</p>`.value).toBe('<p title="&quot;x&quot; &lt;y&gt;">&lt;script&gt;alert(&#39;1&#39;)&lt;/script&gt;</p>');
     expect(esc(null)).toBe('');
-    expect(CSP).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]{44}'; form-action 'self'/);
-    expect(page('t', html`x`).headers).toMatchObject({ 'content-security-policy': CSP, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+    // CSP and branding in detail: test/unit/page-branding.test.ts.
+    expect(page('t', html`x`, undefined).headers).toMatchObject({ 'content-security-policy': expect.stringMatching(/^default-src 'none'; style-src 'self'; form-action 'self'/), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
   });
   it('the 404 is the same bytes every time', () => {
     expect(notFound()).toEqual(notFound());

@@ -72,7 +72,7 @@ describe('inbound-email', () => {
 });
 
 describe('scheduled-send', () => {
-  it.each(['sent', 'failed', 'skipped'] as const)('a scheduled message %s counts under its own metric', async (outcome) => {
+  it.each(['queued', 'failed', 'skipped'] as const)('a scheduled message %s counts under its own metric', async (outcome) => {
     vi.mocked(sendScheduledEmail).mockResolvedValueOnce(outcome);
     await scheduledSend({ orgId: 'o-1', scheduledMessageId: 'm-1' });
     const doc = onlyDocument(SCHEDULED_SEND_METRICS.names);

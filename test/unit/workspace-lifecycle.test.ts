@@ -8,7 +8,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { assertWritable, reportedExportState, WorkspaceFrozen } from '#domain/workspace-lifecycle';
+import { assertWritable, reportedExportState, utcSecondsAfter, WorkspaceFrozen } from '#domain/workspace-lifecycle';
 import { Conflict } from '#domain/errors';
 import { exportRecord } from '#use-cases/workspace-export';
 import { deleteItems } from '#db/org-items';
@@ -47,6 +47,12 @@ describe('freeze rule', () => {
     expect(() => assertWritable(due, { method: 'GET', whileFrozen: false })).not.toThrow();
     expect(() => assertWritable(due, { method: 'POST', whileFrozen: true })).not.toThrow();
     expect(() => assertWritable(undefined, { method: 'DELETE', whileFrozen: false })).not.toThrow();
+  });
+});
+
+describe('schedule times', () => {
+  it('cuts to the whole second in UTC, as the scheduler\'s at() and as ISO 8601', () => {
+    expect(utcSecondsAfter(new Date('2026-11-27T23:59:30.999Z'), 7 * 86_400 + 45)).toEqual({ at: '2026-12-05T00:00:15', iso: '2026-12-05T00:00:15Z' });
   });
 });
 

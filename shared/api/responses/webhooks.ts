@@ -36,9 +36,11 @@ export const WebhookSubscriptionWithSecret = resource(
 
 export const DeliveryAttempt = resource(
   'DeliveryAttempt',
-  'One delivery attempt: HTTP status, latency (ms), error and when the next retry is due.',
+  'One delivery attempt: HTTP status, latency (ms), error and when the next retry is due. `deliveryId` is the event id for its first delivery and a new id for a redelivery, which names the delivery it re-sends in `redeliveryOf`.',
   z.object({
     subscriptionId: id(),
+    deliveryId: z.string(),
+    redeliveryOf: nullableString(),
     eventId: z.string(),
     eventType: z.string(),
     attempt: z.int(),
@@ -50,4 +52,10 @@ export const DeliveryAttempt = resource(
     nextRetryAt: z.nullable(timestamp()),
     outcome: z.string(),
   }),
+);
+
+export const Redelivery = resource(
+  'Redelivery',
+  'A redelivery queued: a new delivery of the same event and body, with its own attempt count.',
+  z.object({ deliveryId: id(), redeliveryOf: z.string(), eventId: z.string(), eventType: z.string() }),
 );

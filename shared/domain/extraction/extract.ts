@@ -7,17 +7,22 @@ import { buildDocText } from '#domain/extraction/lines';
 import { FIELD_NAMES, LOW_CONFIDENCE, flagRequired } from '#domain/extraction/fields';
 import { recognizeForm } from '#domain/extraction/forms';
 import { computeKeyDates } from '#domain/extraction/key-dates';
+import { applyPlausibility } from '#domain/extraction/plausibility';
+import { weighEvidence } from '#domain/extraction/confidence';
 
 /**
  * Extracts a residential purchase contract.
  *
  * 1. Recognize the form by its own text (forms.ts: the TREC contracts, Colorado CBS1), otherwise `generic`
  *    (the layout-aware reader, merged with Textract query answers when the blocks carry them).
- * 2. Run that form's field rules; mark missing required fields ("required field missing").
+ * 2. Run that form's field rules, then the plausibility rules every reader shares (plausibility.ts: party and
+ *    agent names, written years, the closing window, earnest money vs Option Fee); mark missing required fields
+ *    ("required field missing").
  * 3. Compute key dates (key-dates.ts) with the form's own printed terms.
- * 4. `confidence` = mean confidence of the fields that have a value (0 when none);
- *    `requiresReview` = a required field is missing, any field warns of conflicting values, any found field
- *    is below 0.8.
+ * 4. Weigh each field's confidence from its evidence (confidence.ts).
+ * 5. `confidence` = mean confidence of the fields that have a value (0 when none);
+ *    `requiresReview` = the form is not recognized (`generic`), a required field is missing, any field warns of
+ *    conflicting values, any found field is below 0.8.
  *
  * @throws ExtractionError `no_text` when the blocks hold no LINE or WORD text at all
  */
@@ -30,6 +35,8 @@ export function extractContract(ocr: OcrResult): ExtractionResult {
   const form = recognizeForm(doc);
   const { fields, terms, warnings } = form.extract(blocks, doc);
   warnings.unshift(...form.warnings);
+  applyPlausibility(fields);
+  weighEvidence(fields, form.formType !== 'generic', ocr.methods ?? {});
 
   const missingRequired = flagRequired(fields);
   const kd = computeKeyDates(fields, form.formType, terms);
@@ -42,7 +49,7 @@ export function extractContract(ocr: OcrResult): ExtractionResult {
     : 0;
   const conflict = FIELD_NAMES.some((n) => (fields[n] as ExtractedField<unknown>).warnings.some((w) => w.startsWith('conflicting values')));
   const low = present.some((f) => f.confidence < LOW_CONFIDENCE);
-  const requiresReview = missingRequired.length > 0 || conflict || low || warnings.some((w) => w.startsWith('conflicting values'));
+  const requiresReview = form.formType === 'generic' || missingRequired.length > 0 || conflict || low || warnings.some((w) => w.startsWith('conflicting values'));
 
   return {
     formType: form.formType,

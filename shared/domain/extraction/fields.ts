@@ -65,9 +65,25 @@ export const missing = <T>(warnings: string[] = []): ExtractedField<T> => ({
 /** Rounds a confidence to 3 decimals and clamps it to 0–1. */
 export const roundConfidence = (c: number): number => Math.round(Math.min(1, Math.max(0, c)) * 1000) / 1000;
 
+/** OCR word confidence (0–100) below which a value is judged by its weakest word. */
+export const WEAK_WORD = 90;
+
 /**
- * A found field. Confidence = (mean source-token OCR confidence / 100) × `certainty` (the rule's own
- * certainty, 0–1), capped by `cap`; a "low confidence" warning is added below {@link LOW_CONFIDENCE}.
+ * OCR evidence of a value's words, 0–1: their mean confidence / 100, or, when a word is below {@link WEAK_WORD}, the
+ * weakest word's (confidence / 100)^1.5 if lower — one misread word ("ll___" for "III", a check glyph read as
+ * "YA") makes the whole value wrong, however sure the other words are. 0.5 without words.
+ */
+export function ocrEvidence(tokens: readonly Token[]): number {
+  if (!tokens.length) return 0.5;
+  const mean = tokens.reduce((n, t) => n + t.confidence, 0) / tokens.length / 100;
+  const weakest = Math.min(...tokens.map((t) => t.confidence));
+  return weakest < WEAK_WORD ? Math.min(mean, (weakest / 100) ** 1.5) : mean;
+}
+
+/**
+ * A found field. Confidence = {@link ocrEvidence} of the source tokens × `certainty` (the rule's own certainty,
+ * 0–1: label match, geometry, agreement), capped by `cap`; a "low confidence" warning is added below
+ * {@link LOW_CONFIDENCE}.
  */
 export function found<T>(
   value: T,
@@ -76,7 +92,7 @@ export function found<T>(
   opts: { cap?: number; warnings?: string[]; citations?: Citation[] } = {},
 ): ExtractedField<T> {
   const tokens = sources.flatMap((s) => (Array.isArray(s) ? s : s.tokens));
-  const ocr = tokens.length ? tokens.reduce((n, t) => n + t.confidence, 0) / tokens.length / 100 : 0.5;
+  const ocr = ocrEvidence(tokens);
   const confidence = roundConfidence(Math.min(opts.cap ?? 1, ocr * certainty));
   const citations =
     opts.citations ??

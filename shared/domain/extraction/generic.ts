@@ -3,7 +3,8 @@
  * and associations' forms, attorney-drafted agreements). Precision comes first: on an unknown form a wrong
  * value is worse than a missing one, so a field is reported only when its value looks right for the field
  * (plausible.ts) and every place the document states it agrees; otherwise it is left empty with a warning
- * saying why. Confidence never exceeds {@link GENERIC_CONFIDENCE_CAP}, so a generic result is always reviewed.
+ * saying why. Confidence comes from the evidence (label match, where the value sat, agreement between the
+ * places that state it; confidence.ts weighs the rest), and a generic result is always reviewed (extract.ts).
  *
  * How a value is found for a label (see {@link GENERIC_LABELS}; labels matched OCR-tolerantly, lines.ts):
  * 1. on the label's row after it ("Closing Date: 08/29/2025"), up to the next label or a column gap;
@@ -16,11 +17,12 @@
  * InspectionDeadline role); a financing contingency period goes to `financingDeadlineDays`; the state comes
  * from the address line only (no default).
  */
-import type { Block, ContractFieldName, ContractFields, ExtractedField, FinancingType } from '#domain/extraction/types';
+import type { Block, ContractFieldName, ContractFields, ExtractedField } from '#domain/extraction/types';
 import { buildDocText, findAllPhrases, matchBox, type DocText, type Match, type Span } from '#domain/extraction/lines';
 import { afterOnRow, beforeOnRow, lineHeightOf, rowNear, type HSpan } from '#domain/extraction/nearby';
 import { emptyFields, found, missing } from '#domain/extraction/fields';
 import { nameKey } from '#domain/extraction/normalize';
+import { inParagraph, PARAGRAPH_FIELDS, readParagraphs } from '#domain/extraction/paragraphs';
 import {
   plausibleAddress,
   plausibleCompany,
@@ -29,11 +31,9 @@ import {
   plausibleDays,
   plausibleMoney,
   plausibleNames,
+  checkedFinancing,
 } from '#domain/extraction/plausible';
 import type { FormTerms } from '#domain/extraction/key-dates';
-
-/** Highest confidence a generic rule reports (0–1): below the 0.8 review threshold on purpose. */
-export const GENERIC_CONFIDENCE_CAP = 0.75;
 
 /** How a label's value is parsed and checked. */
 export type GenericKind = 'names' | 'person' | 'legal' | 'price' | 'amount' | 'date' | 'company' | 'address' | 'days' | 'county' | 'financing';
@@ -102,19 +102,13 @@ export interface Candidate {
   /** 0–1: the label's edit distance and where the value sat. */
   certainty: number;
   /** Where it was read: relative to its label, or a Textract query answer (queries.ts). */
-  where: 'row' | 'above' | 'below' | 'before' | 'query';
+  where: 'row' | 'above' | 'below' | 'before' | 'query' | 'paragraph';
 }
-
-const FINANCING: [RegExp, FinancingType][] = [
-  [/\bcash\b/i, 'cash'],
-  [/assum/i, 'loan_assumption'],
-  [/seller|owner/i, 'seller_financing'],
-  [/conventional|fha|\bva\b|usda|loan|mortgage|third/i, 'third_party'],
-];
 
 /**
  * Parses and checks a value for its kind (see plausible.ts): a party list, a price ($10,000–$100,000,000), an
- * amount ($100–$10,000,000), a date, a company, an address, a day count, a county, a financing type.
+ * amount ($100–$10,000,000), a date, a company, an address, a day count, a county, a financing type (only a
+ * checked option, plausible.ts `checkedFinancing`).
  * @returns the value, or null when the text does not hold a plausible one
  */
 export function parseGeneric(kind: GenericKind, text: string): unknown {
@@ -142,7 +136,7 @@ export function parseGeneric(kind: GenericKind, text: string): unknown {
     case 'county':
       return plausibleCounty(text);
     case 'financing':
-      return FINANCING.find(([re]) => re.test(text))?.[1] ?? null;
+      return checkedFinancing(text);
   }
 }
 
@@ -217,7 +211,10 @@ function trailingNames(span: Span): Span {
 }
 
 const certaintyOf = (m: Match): number => Math.max(0.7, 1 - 0.05 * m.distance);
-const WHERE_FACTOR = { row: 1, before: 0.95, above: 0.92, below: 0.88, query: 1 } as const;
+const WHERE_FACTOR = { row: 1, before: 0.95, above: 0.92, below: 0.88, query: 1, paragraph: 1 } as const;
+
+/** Certainty of a value read inside its numbered paragraph (typed above a blank, split blanks, a marked option). */
+const PARAGRAPH_CERTAINTY = 0.9;
 
 /** The values one label occurrence offers (valid ones only), nearest place first. */
 function candidatesOf(doc: DocText, hit: Hit, stops: Match[]): Candidate[] {
@@ -282,7 +279,7 @@ function resolve(label: GenericLabel, all: Candidate[]): ExtractedField<unknown>
   // Stated once: a little less certain than stated twice alike. Every agreeing place is cited.
   const agreeing = group.length > 1 ? 1 : 0.97;
   const spans = [best, ...group.filter((c) => c !== best)].map((c) => c.span);
-  return found(best.value, spans, best.certainty * agreeing, { cap: GENERIC_CONFIDENCE_CAP });
+  return found(best.value, spans, best.certainty * agreeing);
 }
 
 /** Result of {@link readGenericCandidates}: per field, every plausible value and the labels seen without one. */
@@ -310,7 +307,27 @@ export function readGenericCandidates(doc: DocText): GenericReading {
       unread.set(hit.label.field, [...(unread.get(hit.label.field) ?? []), `p${hit.match.page} '${raw}'`]);
     }
   }
+  readInParagraphs(doc, candidates, unread);
   return { candidates, unread };
+}
+
+/**
+ * Numbered paragraphs (paragraphs.ts): a field whose paragraph is found is read within that paragraph and only
+ * there — label reads outside it are dropped, the paragraph's own values added (in place).
+ */
+function readInParagraphs(doc: DocText, candidates: GenericReading['candidates'], unread: GenericReading['unread']): void {
+  for (const { paragraph, values } of readParagraphs(doc)) {
+    for (const field of PARAGRAPH_FIELDS[paragraph.kind!]) {
+      const label = GENERIC_LABELS.find((l) => l.field === field)!;
+      const entry = candidates.get(field) ?? { label, candidates: [] };
+      entry.candidates = entry.candidates.filter((c) => inParagraph(paragraph, c.span));
+      for (const v of values.filter((x) => x.field === field)) {
+        entry.candidates.push({ value: v.value, span: v.span, certainty: PARAGRAPH_CERTAINTY, where: 'paragraph' });
+      }
+      candidates.set(field, entry);
+      if (!entry.candidates.length) unread.set(field, [...(unread.get(field) ?? []), `p${paragraph.page} ¶${paragraph.number} ${paragraph.heading}`]);
+    }
+  }
 }
 
 /**
@@ -373,7 +390,7 @@ export function resolveGeneric(reading: GenericReading): ContractFields {
 
 /**
  * Runs the generic reader over a document's blocks.
- * @returns fields (confidence ≤ {@link GENERIC_CONFIDENCE_CAP}), no printed form terms, document warnings
+ * @returns fields, no printed form terms, document warnings
  */
 export function extractGeneric(blocks: Block[], doc: DocText = buildDocText(blocks)): { fields: ContractFields; terms: FormTerms; warnings: string[] } {
   return { fields: resolveGeneric(readGenericCandidates(doc)), terms: {}, warnings: [] };

@@ -5,6 +5,7 @@
  */
 import { foldDigits, parseAddress, parseDays, splitNames, type AddressParts } from '#domain/extraction/normalize';
 import { readDate } from '#domain/extraction/dates';
+import type { FinancingType } from '#domain/extraction/types';
 
 /** Words of contract prose that never occur in a party's name ("Buyer acknowledges Listing Firm"). */
 const PROSE_WORDS = new Set(
@@ -81,11 +82,17 @@ export function plausibleCompany(text: string): string | null {
   return t;
 }
 
-/** A US street address with a house number and a city, or null (state and zip optional but one must be read). */
+/**
+ * A US street address with a house number and a city, or null (state and zip optional but one must be read; the
+ * street holds no comma and the city at least three letters, else the parts were not told apart).
+ */
 export function plausibleAddress(text: string): AddressParts | null {
   const a = parseAddress(text);
   if (!a.street || !/^\d+[A-Za-z]?\s+[A-Za-z]/.test(a.street) || !a.city || (!a.state && !a.zip)) return null;
   if (a.city.split(' ').length > 4 || /\d/.test(a.city)) return null;
+  // A comma left in the street or a two-letter "city" means the parts were not found ("…, Traverse City" + "Ml"
+  // for an OCR'd "MI"): the split is a guess, so nothing is reported.
+  if (a.street.includes(',') || a.city.replace(/[^A-Za-z]/g, '').length < 3) return null;
   return a;
 }
 
@@ -100,4 +107,59 @@ export function plausibleDays(text: string): number | null {
 export function plausibleCounty(text: string): string | null {
   const t = text.replace(/\s+county$/i, '').replace(/[,.]+$/, '').trim();
   return /^[A-Z][a-z]+(?: [A-Z][a-z]+){0,2}$/.test(t) ? t : null;
+}
+
+/** A mark that checks an option: "X", "✖", "☒", "■", "✔", "[X]", "(x)" as a word of its own. */
+const CHECK_MARK = /^[[(]?(?:[xX✖✕✗✘☒☑■▪●✔✓])[\])]?$/;
+/**
+ * The same marks as a PDF text layer gives them from a ZapfDingbats font without a Unicode map (its character
+ * codes: "4" ✔, "6" ✖, "8" ✘, "n" ■); read as marks only before an option letter ("6 A. NEW FINANCING").
+ */
+const DINGBAT_MARK = /^[468n]$/;
+/** An empty box printed before an option: "☐", "□", "❏", "[ ]", "( )", a blank "___"; ZapfDingbats "o" "p" "q". */
+const EMPTY_BOX = /^(?:[☐□❏❑○◯]|\[\s?\]|\(\s?\)|_+)$/;
+const DINGBAT_BOX = /^[opq]$/;
+/** An option letter after its box: "A.", "(b)", "2)". */
+const OPTION_LETTER = /^\(?[A-Za-z0-9]{1,2}[.)]$/;
+
+/** Financing words of an option's heading, most specific first. */
+const FINANCING_WORDS: [RegExp, FinancingType][] = [
+  [/assum/i, 'loan_assumption'],
+  [/seller\s*financ|owner\s*financ|seller\s*carry|purchase[-\s]money/i, 'seller_financing'],
+  [/\bcash\b/i, 'cash'],
+  [/conventional|\bfha\b|\bva\b|usda|new\s*(?:loan|financing)|third[-\s]?party|mortgage|\bloan\b|financ/i, 'third_party'],
+];
+
+/**
+ * The financing type of a checked option, or null: only a checked option counts. In a list of options each
+ * printed after a box ("☐ Cash ✖ Conventional loan", "✖ A. NEW FINANCING: …  ☐ B. CASH: …"), the one whose
+ * mark is a check ({@link CHECK_MARK}) is read by the first words of its heading (up to a ":" or 6 words); no
+ * checked option, or checked options of two types, give null. Text with no box at all is a typed value and is
+ * read only when it is short (≤ 4 words) and names one type ("Cash", "Conventional loan").
+ */
+export function checkedFinancing(text: string): FinancingType | null {
+  const words = text.replace(/\[\s*\]|\(\s\)/g, '☐').replace(/\s+/g, ' ').trim().split(' ').filter(Boolean);
+  const lettered = (i: number) => OPTION_LETTER.test(words[i + 1] ?? '');
+  const checked = (i: number) => CHECK_MARK.test(words[i]) || (DINGBAT_MARK.test(words[i]) && lettered(i));
+  const isMarkAt = (i: number) => checked(i) || EMPTY_BOX.test(words[i]) || (DINGBAT_BOX.test(words[i]) && lettered(i));
+  if (!words.some((_, i) => isMarkAt(i))) {
+    if (words.length > 4) return null;
+    const types = new Set(FINANCING_WORDS.filter(([re]) => re.test(text)).map(([, t]) => t));
+    return types.size === 1 ? [...types][0] : null;
+  }
+  const chosen = new Set<FinancingType>();
+  words.forEach((_, i) => {
+    if (!checked(i)) return;
+    // "A." / "(b)" option letters after the mark are not the heading.
+    let j = i + 1;
+    if (lettered(i)) j++;
+    const head: string[] = [];
+    for (; j < words.length && head.length < 6 && !isMarkAt(j); j++) {
+      head.push(words[j]);
+      if (/:$/.test(words[j])) break;
+    }
+    const type = FINANCING_WORDS.find(([re]) => re.test(head.join(' ')))?.[1];
+    if (type) chosen.add(type);
+  });
+  return chosen.size === 1 ? [...chosen][0] : null;
 }

@@ -267,10 +267,16 @@ export const readSalesPriceTotal = (ctx: TrecContext): ExtractedField<number> =>
 
 /**
  * Financing type — TREC 20-18 ¶3B boxes: "Third Party Financing Addendum", "Loan Assumption Addendum",
- * "Seller Financing Addendum". No box checked and no financed amount → 'cash'. A financed amount with no
+ * "Seller Financing Addendum". No box checked, no financed amount and a ¶3A cash portion equal to the ¶3C
+ * price → 'cash'; no box checked otherwise → null. A financed amount with no
  * readable box is left null (with a warning) rather than guessed.
  */
-export function readFinancingType(ctx: TrecContext, financed: ExtractedField<number>): ExtractedField<FinancingType> {
+export function readFinancingType(
+  ctx: TrecContext,
+  financed: ExtractedField<number>,
+  cash: ExtractedField<number> = missing(),
+  total: ExtractedField<number> = missing(),
+): ExtractedField<FinancingType> {
   const b = label(ctx, 'Sum of all financing described in the attached', ctx.pages.p1);
   if (!b) return missing();
   const options: [string, FinancingType][] = [
@@ -292,9 +298,12 @@ export function readFinancingType(ctx: TrecContext, financed: ExtractedField<num
       warnings: [`conflicting values: ${hits.map((h) => `'${h.type}'`).join(' vs ')} (p${b.page} ¶3B boxes)`],
     });
   }
-  if (financed.value === null || financed.value === 0) {
+  // TREC prints no "cash" box: a cash deal is one with no ¶3B box checked whose ¶3A cash portion is the
+  // whole ¶3C price. Anything less certain is left empty.
+  if ((financed.value === null || financed.value === 0) && cash.value !== null && cash.value === total.value) {
     return found<FinancingType>('cash', [b.tokens], certaintyOf(b) * (financed.value === 0 ? 1 : 0.95));
   }
+  if (financed.value === null || financed.value === 0) return missing(['no ¶3B financing box checked and the cash portion is not the whole price']);
   return missing(['financed amount without a readable ¶3B financing box']);
 }
 
@@ -925,7 +934,7 @@ export function extractTrec2018(blocks: Block[], doc: DocText = buildDocText(blo
   if (c.value !== null && a.value !== null && Math.abs((a.value ?? 0) + (b.value ?? 0) - c.value) > 0.005) {
     c.warnings.push(`conflicting values: ¶3C ${c.value} ≠ ¶3A ${a.value} + ¶3B ${b.value ?? 0}`);
   }
-  fields.financingType = readFinancingType(ctx, fields.salesPriceFinanced);
+  fields.financingType = readFinancingType(ctx, fields.salesPriceFinanced, fields.salesPriceCash, fields.salesPriceTotal);
 
   fields.escrowAgent = readEscrowAgent(ctx);
   if (fields.escrowAgent.value === null) {

@@ -2,7 +2,7 @@
  * The communication log report (`GET /transactions/{id}/reports/communication-log`): every message of the deal in a
  * time range, as JSON (inline), PDF, or a ZIP of the PDF, the JSON and the documents the messages carried. A Lambda
  * response holds at most 6 MB, so the PDF and the ZIP are stored in the documents bucket under
- * `reports/<orgId>/<transactionId>/<reportId>/` and answered with a short-lived download URL (presigned GET). The PDF
+ * `reports/<orgId>/<transactionId>/<reportId>/` and answered with a short-lived download URL (presigned GET); the ZIP is streamed there. The PDF
  * and ZIP renderers are loaded on first use, so the messaging function starts without them.
  */
 import { randomUUID } from 'node:crypto';
@@ -74,14 +74,17 @@ export interface StoredReport {
   generatedAt: string;
 }
 
-async function store(actor: Actor, log: CommunicationLog, format: StoredReport['format'], bytes: Uint8Array, documentCount: number, now: Date): Promise<StoredReport> {
-  const contentType = format === 'pdf' ? 'application/pdf' : 'application/zip';
+/** Where a report is stored: `reports/<orgId>/<transactionId>/<reportId>/<fileName>`. */
+function reportLocation(actor: Actor, log: CommunicationLog, format: StoredReport['format']) {
   const fileName = `communication-log-${safeFileName(log.transaction.address).replace(/\./g, '')}-${log.generatedAt.slice(0, 10)}.${format}`;
-  const key = `${REPORTS_PREFIX}${actor.orgId}/${log.transaction.id}/${randomUUID()}/${fileName}`;
-  await putObject(key, bytes, contentType);
-  const url = await presignGet(key, REPORT_URL_SECONDS, fileName);
+  return { fileName, key: `${REPORTS_PREFIX}${actor.orgId}/${log.transaction.id}/${randomUUID()}/${fileName}` };
+}
+
+async function stored(log: CommunicationLog, format: StoredReport['format'], at: { fileName: string; key: string }, sizeBytes: number, documentCount: number, now: Date): Promise<StoredReport> {
+  const contentType = format === 'pdf' ? 'application/pdf' : 'application/zip';
+  const url = await presignGet(at.key, REPORT_URL_SECONDS, at.fileName);
   const expiresAt = new Date(now.getTime() + REPORT_URL_SECONDS * 1000).toISOString();
-  return { format, fileName, contentType, sizeBytes: bytes.length, url, method: 'GET', expiresAt, messageCount: log.messages.length, documentCount, from: log.from, to: log.to, generatedAt: log.generatedAt };
+  return { format, fileName: at.fileName, contentType, sizeBytes, url, method: 'GET', expiresAt, messageCount: log.messages.length, documentCount, from: log.from, to: log.to, generatedAt: log.generatedAt };
 }
 
 /**
@@ -105,8 +108,13 @@ export async function communicationLogReport(actor: Actor, transactionId: string
   }
   const { renderCommunicationLogPdf } = await import('#use-cases/messaging/communication-log-pdf');
   const pdf = await renderCommunicationLogPdf(log);
-  if (format === 'pdf') return store(actor, log, 'pdf', pdf, 0, now);
-  const { buildCommunicationLogZip } = await import('#use-cases/messaging/communication-log-zip');
-  const zip = await buildCommunicationLogZip(actor.orgId, log, pdf);
-  return store(actor, log, 'zip', zip.bytes, zip.documentCount, now);
+  const at = reportLocation(actor, log, format);
+  if (format === 'pdf') {
+    await putObject(at.key, pdf, 'application/pdf');
+    return stored(log, 'pdf', at, pdf.length, 0, now);
+  }
+  // Streamed into a multipart upload, the documents read from S3 as streams.
+  const { storeCommunicationLogZip } = await import('#use-cases/messaging/communication-log-zip');
+  const zip = await storeCommunicationLogZip(actor.orgId, log, pdf, at.key);
+  return stored(log, 'zip', at, zip.sizeBytes, zip.documentCount, now);
 }

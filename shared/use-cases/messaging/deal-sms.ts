@@ -1,6 +1,6 @@
 /**
  * Texting on a deal through the API: the first text to a party (`POST /transactions/{id}/conversations`) and replies
- * in a conversation (`POST /conversations/{threadId}/messages`). Both go through `sendDealSms` (opt-outs, the
+ * in a conversation (`POST /conversations/{threadId}/messages`). Both go through `queueDealSms` (opt-outs, the
  * duplicate guard, the conversation per deal and number).
  */
 import { getDeal } from '#db/transactions';
@@ -9,7 +9,7 @@ import { messageView, type Communication } from '#db/communications';
 import type { Actor } from '#events/outbox';
 import { InvalidInput } from '#domain/errors';
 import { smsRecipient } from '#use-cases/messaging/deal-parties';
-import { sendDealSms } from '#use-cases/messaging/send-sms';
+import { queueDealSms } from '#use-cases/messaging/send-sms';
 
 /** A text's content and whether to lift the duplicate guard, as the API takes them. */
 export interface TextInput {
@@ -41,7 +41,7 @@ export async function startDealConversation(
   const deal = await getDeal(actor.orgId, transactionId);
   const body = contentOf(input);
   const to = await smsRecipient(actor.orgId, deal, input);
-  return sendDealSms(actor, { transactionId: deal.id, ...to, body, kind: 'sms', forceOverride: input.forceOverride, contactId: to.contactId, name: to.name }, now);
+  return queueDealSms(actor, { transactionId: deal.id, ...to, body, kind: 'sms', forceOverride: input.forceOverride, contactId: to.contactId, name: to.name }, now);
 }
 
 /**
@@ -53,7 +53,7 @@ export async function startDealConversation(
 export async function replyInConversation(actor: Actor, threadId: string, input: TextInput, now: Date): Promise<{ message: Communication; conversation: Conversation }> {
   const c = await getConversation(actor.orgId, threadId);
   const body = contentOf(input);
-  return sendDealSms(
+  return queueDealSms(
     actor,
     { transactionId: c.transactionId, phone: c.phone, phoneField: 'threadId', body, kind: 'sms', forceOverride: input.forceOverride, contactId: c.contactId, name: c.name },
     now,

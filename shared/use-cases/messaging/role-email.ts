@@ -11,7 +11,7 @@ import type { Actor } from '#events/outbox';
 import { InvalidInput } from '#domain/errors';
 import { escapeHtml } from '#domain/html-text';
 import { linkedRecipient } from '#use-cases/messaging/deal-parties';
-import { sendDealEmail } from '#use-cases/messaging/send-email';
+import { queueDealEmail } from '#use-cases/messaging/send-email';
 
 export interface RoleEmailInput {
   kind: Extract<MessageKind, 'agent_email' | 'agent_followup_email' | 'client_update_email' | 'document_request_email'>;
@@ -43,7 +43,6 @@ export function documentRequestAppendix(documentTypes: string[]): { text: string
  * @throws NotFound for a deal that is absent or another organization's
  * @throws InvalidInput for a missing field, a contact not linked to the deal (or with another role, or no email)
  * @throws Conflict when the contact's address is suppressed
- * @throws Unavailable when the transport failed transiently (see `sendDealEmail`)
  */
 export async function sendRoleEmail(actor: Actor, transactionId: string, input: RoleEmailInput, now: Date): Promise<Communication> {
   const deal = await getDeal(actor.orgId, transactionId);
@@ -58,7 +57,7 @@ export async function sendRoleEmail(actor: Actor, transactionId: string, input: 
   if (!r.email) throw new InvalidInput({ recipientContactId: 'has no email address' });
   const { appendix } = input;
   const context = Object.fromEntries(Object.entries(input.context).filter(([, v]) => v !== null && v !== undefined && v !== ''));
-  return sendDealEmail(
+  return queueDealEmail(
     actor,
     {
       transactionId: deal.id,

@@ -2,24 +2,27 @@
  * Scheduled emails (spec "Messaging": scheduled messages list, create, `DELETE /scheduled-messages/{messageId}`).
  * Creating one records it `pending` and creates a one-time schedule that invokes the scheduled-send worker at the
  * requested wall-clock time in the requested time zone; cancelling moves it to `cancelled` and deletes the
- * schedule. The send claims the message (`pending` → `sending`) before sending, so a retried or duplicated
- * invocation never sends it twice; a send that fails for good ends `failed`, a transient failure puts it back to
+ * schedule. When it fires, the message is claimed (`pending` → `sending`) in the transaction that queues its email, so
+ * a retried or duplicated invocation never queues it twice; the send worker (shared/use-cases/messaging/
+ * deliver-message.ts) ends it `sent` or `failed`. A rule refusing it ends it `failed`; a transient failure leaves it
  * `pending` and rethrows so the scheduler retries (then dead-letters it).
  */
 import { randomUUID } from 'node:crypto';
 import { getTransactionHead } from '#db/transactions';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   getScheduledMessage,
   scheduledMessagePut,
+  scheduledMessageTransition,
   transitionScheduledMessage,
   type ScheduledMessage,
 } from '#db/scheduled-messages';
 import { transactWrite } from '#db/transact';
 import { scheduler } from '#ports/scheduler';
 import type { Actor } from '#events/outbox';
-import { Conflict, NotFound, Unavailable } from '#domain/errors';
+import { Conflict, DomainError, NotFound, Unavailable } from '#domain/errors';
 import { parseAddressList } from '#domain/email-addresses';
-import { sendDealEmail } from '#use-cases/messaging/send-email';
+import { queueDealEmail } from '#use-cases/messaging/send-email';
 import { checkedEmail, type ScheduleRequest } from '#use-cases/messaging/schedule-request';
 
 /** The schedule's name (EventBridge Scheduler: at most 64 of letters, digits, `-`, `_`, `.`). */
@@ -56,7 +59,7 @@ export async function scheduleDealEmail(actor: Actor, transactionId: string, inp
   try {
     await (await scheduler()).create({ name: m.scheduleName, at: local, timezone, target: 'scheduled-send', payload: { orgId: actor.orgId, scheduledMessageId: id } });
   } catch (err) {
-    await transitionScheduledMessage(actor.orgId, id, 'pending', 'failed', now, { error: 'the scheduler refused the schedule' });
+    await transitionScheduledMessage(actor.orgId, m, 'pending', 'failed', now, { error: 'the scheduler refused the schedule' });
     throw new Unavailable('The message could not be scheduled; retry.', { cause: err });
   }
   return m;
@@ -70,7 +73,7 @@ export async function scheduleDealEmail(actor: Actor, transactionId: string, inp
  */
 export async function cancelScheduledEmail(actor: Actor, id: string, now: Date): Promise<ScheduledMessage> {
   const m = await getScheduledMessage(actor.orgId, id, true);
-  if (!(await transitionScheduledMessage(actor.orgId, id, 'pending', 'cancelled', now))) {
+  if (!(await transitionScheduledMessage(actor.orgId, m, 'pending', 'cancelled', now))) {
     const current = await getScheduledMessage(actor.orgId, id, true);
     throw new Conflict(`Scheduled message ${id} is ${current.status}; only a pending message can be cancelled.`);
   }
@@ -79,44 +82,41 @@ export async function cancelScheduledEmail(actor: Actor, id: string, now: Date):
 }
 
 /**
- * Sends a scheduled message when its schedule fires (the scheduled-send worker). Acts as the member who scheduled it.
- * @returns what happened: `sent`, `failed` (for good), or `skipped` (not pending: cancelled, already sent or sending)
- * @throws Error for a transient failure (the message is pending again; the scheduler retries)
+ * Queues a scheduled message when its schedule fires (the scheduled-send worker), as the member who scheduled it:
+ * the message's claim (`pending` → `sending`) commits with the queued email, so a retried or duplicated invocation
+ * never queues it twice. The send worker marks it `sent` or `failed` with the email's outcome.
+ * @returns `queued`; `failed` (for good: a rule refused it, e.g. deal gone, address suppressed, attachment gone);
+ *   `skipped` (not pending: cancelled, already queued or sent)
+ * @throws Error for a transient failure (it stays pending; the scheduler retries)
  */
-export async function sendScheduledEmail(orgId: string, id: string, now: Date): Promise<'sent' | 'failed' | 'skipped'> {
+export async function sendScheduledEmail(orgId: string, id: string, now: Date): Promise<'queued' | 'failed' | 'skipped'> {
   const m = await getScheduledMessage(orgId, id, true).catch((err) => (err instanceof NotFound ? undefined : Promise.reject(err)));
-  if (!m || !(await transitionScheduledMessage(orgId, id, 'pending', 'sending', now))) return 'skipped';
+  if (!m || m.status !== 'pending') return 'skipped';
   const actor = { orgId, userId: m.createdBy };
   const parse = (list: string | null) => parseAddressList(list).addresses.map((address) => ({ address, name: null, contactId: null }));
   try {
-    const sent = await sendDealEmail(
-      actor,
-      {
-        transactionId: m.transactionId,
-        kind: 'scheduled_email',
-        to: parse(m.email.toEmail),
-        cc: parse(m.email.ccAddresses),
-        bcc: parse(m.email.bccAddresses),
-        subject: m.email.subject ?? '',
-        text: m.email.body ?? '',
-        html: m.email.htmlBody,
-        fromAccountId: m.email.fromAccountId,
-        documentIds: m.email.documentIds,
-        documentFileNames: m.email.documentFileNames,
-        scheduledMessageId: id,
-      },
-      now,
-    );
-    const ok = sent.status === 'sent';
-    await transitionScheduledMessage(orgId, id, 'sending', ok ? 'sent' : 'failed', now, { sentMessageId: sent.id, error: ok ? null : sent.statusDetail });
-    return ok ? 'sent' : 'failed';
+    const request = {
+      transactionId: m.transactionId,
+      kind: 'scheduled_email' as const,
+      to: parse(m.email.toEmail),
+      cc: parse(m.email.ccAddresses),
+      bcc: parse(m.email.bccAddresses),
+      subject: m.email.subject ?? '',
+      text: m.email.body ?? '',
+      html: m.email.htmlBody,
+      fromAccountId: m.email.fromAccountId,
+      documentIds: m.email.documentIds,
+      documentFileNames: m.email.documentFileNames,
+      scheduledMessageId: id,
+    };
+    await queueDealEmail(actor, request, now, [scheduledMessageTransition(orgId, m, 'pending', 'sending', now)]);
+    return 'queued';
   } catch (err) {
-    if (err instanceof Unavailable) {
-      await transitionScheduledMessage(orgId, id, 'sending', 'pending', now, { error: err.message });
-      throw err;
-    }
+    // The claim's condition failed: another run queued it, or it was cancelled meanwhile.
+    if (err instanceof TransactionCanceledException && err.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) return 'skipped';
+    if (!(err instanceof DomainError) || err instanceof Unavailable) throw err;
     // A rule refused it (deal gone, address suppressed, attachment gone): it will not succeed on a retry.
-    await transitionScheduledMessage(orgId, id, 'sending', 'failed', now, { error: err instanceof Error ? err.message : String(err) });
-    return 'failed';
+    const failed = await transitionScheduledMessage(orgId, m, 'pending', 'failed', now, { error: err.message });
+    return failed ? 'failed' : 'skipped';
   }
 }

@@ -1,7 +1,8 @@
 /**
- * Sending a deal email (spec "Messaging": it appears in the merged thread with channel `email`; deal email routes
- * through the acting user's connected mailbox). The message is recorded `queued` before it is handed to the
- * transport, then marked `sent` (or `failed`), so the thread never loses a message that went out. Every email
+ * Queuing a deal email (spec "Messaging": it appears in the merged thread with channel `email`; deal email routes
+ * through the acting user's connected mailbox). The request path checks it and records it `queued` with its
+ * `message.queued` event; the send worker hands it to the transport and marks it `sent` or `failed`, so the thread
+ * never loses a message that went out and the API groups hold no transport. Every email
  * carries this service's Message-ID and the deal's reply address as Reply-To, so replies thread back.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,17 +10,18 @@ import { getTransactionHead } from '#db/transactions';
 import { getDocument } from '#db/documents';
 import { getMailAccount, listMailAccounts, type MailAccount } from '#db/mail-accounts';
 import { getUser } from '#db/orgs';
-import { communicationOutcome, communicationPuts, getCommunication, newCommunication, type Communication, type MessageKind, type Party } from '#db/communications';
+import { getCommunication, newCommunication, type Communication, type MessageDocument, type MessageKind, type Party } from '#db/communications';
 import { findEmailSuppression } from '#db/consent';
 import { replyTokenOf } from '#db/reply-addresses';
-import { transactWrite } from '#db/transact';
-import { getObjectBytes } from '#ports/blob-store';
-import { inboundMailDomain, mailer, MailRejected, serviceSender, type OutboundEmail } from '#ports/mailer';
+import { transactWrite, type TransactItem } from '#db/transact';
+import type { EmailSend } from '#db/outbound-sends';
+import { inboundMailDomain, serviceSender } from '#ports/mail-identity';
 import type { Actor } from '#events/outbox';
-import { Conflict, InvalidInput, NotFound, Unavailable } from '#domain/errors';
+import { Conflict, InvalidInput, NotFound } from '#domain/errors';
 import { MAX_RECIPIENTS } from '#domain/email-addresses';
 import { htmlToText } from '#domain/html-text';
 import { own } from '#domain/dict';
+import { queuedMessageItems } from '#use-cases/messaging/queue-message';
 
 /** Total attachment bytes per email (base64 in MIME adds a third; SES v2 takes 40 MB). */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
@@ -77,24 +79,24 @@ export async function senderOf(actor: Actor, fromAccountId: string | null | unde
   return { account: null, address: serviceSender(), name: memberName };
 }
 
-/** Loads the attachments. @throws InvalidInput for a document of another deal, not uploaded, or too large in all */
-async function attachmentsOf(orgId: string, req: EmailRequest): Promise<{ docs: { documentId: string; fileName: string }[]; files: OutboundEmail['attachments'] }> {
-  const docs: { documentId: string; fileName: string }[] = [];
-  const files: OutboundEmail['attachments'] = [];
+/**
+ * Checks the attachments (the bytes are read by the send worker): documents of the deal, uploaded, at most
+ * `MAX_ATTACHMENT_BYTES` in all by their recorded sizes.
+ * @throws InvalidInput for a document of another deal, not uploaded, or too large in all
+ */
+async function attachmentsOf(orgId: string, req: EmailRequest): Promise<MessageDocument[]> {
+  const docs: MessageDocument[] = [];
   const field = req.documentsField ?? 'documentIds';
   let total = 0;
   for (const [i, documentId] of (req.documentIds ?? []).entries()) {
     const doc = await getDocument(orgId, documentId).catch((err) => (err instanceof NotFound ? undefined : Promise.reject(err)));
     if (!doc || doc.transactionId !== req.transactionId) throw new InvalidInput({ [`${field}[${i}]`]: 'is not a document of this transaction' });
     if (doc.uploadState !== 'uploaded') throw new InvalidInput({ [`${field}[${i}]`]: 'has no stored file yet' });
-    const content = Buffer.from(await getObjectBytes(doc.s3Key));
-    total += content.length;
+    total += doc.sizeBytes ?? 0;
     if (total > MAX_ATTACHMENT_BYTES) throw new InvalidInput({ [field]: `attachments exceed ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB in all; share large documents by link instead` });
-    const fileName = own(req.documentFileNames ?? {}, documentId) ?? doc.name;
-    docs.push({ documentId, fileName });
-    files.push({ filename: fileName, contentType: doc.contentType, content });
+    docs.push({ documentId, fileName: own(req.documentFileNames ?? {}, documentId) ?? doc.name });
   }
-  return { docs, files };
+  return docs;
 }
 
 /** @throws Conflict when one of `addresses` is suppressed (bounced or complained before) */
@@ -113,14 +115,16 @@ export async function repliedMessage(orgId: string, transactionId: string, messa
 }
 
 /**
- * Sends the email and records it in the deal's thread.
- * @returns the recorded message (`sent`, or `failed` when the transport refused it for good)
+ * Checks the email as a send would and queues it: the `queued` message, its send and the `message.queued` event in
+ * one transaction (shared/use-cases/messaging/queue-message.ts). The send worker hands it to the provider and marks
+ * it `sent` or `failed` (shared/use-cases/messaging/deliver-message.ts).
+ * @param also writes that must commit with it (a scheduled message's claim)
+ * @returns the recorded message, `queued`
  * @throws NotFound for a deal that is absent or another organization's
  * @throws InvalidInput for a bad sender, attachment, reply-to message or recipient count
  * @throws Conflict when a recipient's address is suppressed (bounced or complained before)
- * @throws Unavailable when the transport failed transiently (the message is recorded `failed`; retry)
  */
-export async function sendDealEmail(actor: Actor, req: EmailRequest, now: Date): Promise<Communication> {
+export async function queueDealEmail(actor: Actor, req: EmailRequest, now: Date, also: TransactItem[] = []): Promise<Communication> {
   const deal = await getTransactionHead(actor.orgId, req.transactionId);
   const cc = req.cc ?? [];
   const bcc = req.bcc ?? [];
@@ -130,7 +134,7 @@ export async function sendDealEmail(actor: Actor, req: EmailRequest, now: Date):
   await assertNotSuppressed(everyone.map((p) => p.address));
   const sender = await senderOf(actor, req.fromAccountId);
   const inReplyTo = req.replyToMessageId ? await repliedMessage(actor.orgId, deal.id, req.replyToMessageId) : null;
-  const { docs, files } = await attachmentsOf(actor.orgId, req);
+  const docs = await attachmentsOf(actor.orgId, req);
   const text = req.text || (req.html ? htmlToText(req.html) : '');
   const id = randomUUID();
   const emailMessageId = emailMessageIdOf(id);
@@ -160,9 +164,9 @@ export async function sendDealEmail(actor: Actor, req: EmailRequest, now: Date):
     },
     now,
   );
-  await transactWrite(communicationPuts(actor.orgId, message));
-
-  const email: OutboundEmail = {
+  const email: EmailSend = {
+    channel: 'email',
+    accountId: sender.account?.id ?? null,
     from: { address: sender.address, name: sender.name },
     replyTo: await replyAddressOf(actor.orgId, deal.id),
     to: req.to.map((p) => p.address),
@@ -174,17 +178,8 @@ export async function sendDealEmail(actor: Actor, req: EmailRequest, now: Date):
     messageId: emailMessageId,
     inReplyTo: inReplyTo?.emailMessageId ?? null,
     references: inReplyTo?.emailMessageId ? [inReplyTo.emailMessageId] : [],
-    attachments: files,
+    attachments: docs,
   };
-  try {
-    const sent = await (await mailer()).send(email, sender.account);
-    await transactWrite(communicationOutcome(actor.orgId, message, sent, null, new Date(now.getTime())));
-    return { ...message, status: 'sent', provider: sent.provider, providerMessageId: sent.providerMessageId };
-  } catch (err) {
-    const permanent = err instanceof MailRejected;
-    const detail = permanent ? err.reason : 'The mail transport failed; retry.';
-    await transactWrite(communicationOutcome(actor.orgId, message, null, detail, now));
-    if (permanent) return { ...message, status: 'failed', statusDetail: detail };
-    throw new Unavailable(`The email could not be sent (message ${message.id} is recorded as failed); retry.`, { cause: err });
-  }
+  await transactWrite([...queuedMessageItems(actor, message, email, req.scheduledMessageId ?? null, now), ...also]);
+  return message;
 }

@@ -3,18 +3,20 @@
  * normalised to E.164; a number that opted out (STOP) is never texted, `forceOverride` or not. `forceOverride`
  * only lifts the duplicate guard: the same text to the same number within `DUPLICATE_WINDOW_MINUTES` is refused
  * as an accidental double send. The text joins the deal's conversation with that number (created on first use)
- * and is recorded `queued` before the transport sees it, then `sent` or `failed`.
+ * and is recorded `queued` with its `message.queued` event; the send worker (shared/use-cases/messaging/
+ * deliver-message.ts) texts it and marks it `sent` or `failed`.
  */
 import { randomUUID } from 'node:crypto';
 import { getTransactionHead } from '#db/transactions';
-import { communicationOutcome, communicationPuts, listThreadMessages, newCommunication, type Communication, type MessageDocument, type MessageKind } from '#db/communications';
+import { listThreadMessages, newCommunication, type Communication, type MessageDocument, type MessageKind } from '#db/communications';
 import { conversationPuts, conversationTouch, findConversation, preview, setSmsRoute, type Conversation } from '#db/conversations';
 import { findSmsOptOut } from '#db/consent';
 import { transactWrite } from '#db/transact';
-import { smsSender, SmsRejected } from '#ports/sms';
+import type { SmsSend } from '#db/outbound-sends';
 import type { Actor } from '#events/outbox';
-import { Conflict, InvalidInput, Unavailable } from '#domain/errors';
+import { Conflict, InvalidInput } from '#domain/errors';
 import { toE164 } from '#domain/phone';
+import { queuedMessageItems } from '#use-cases/messaging/queue-message';
 
 /** Minutes within which the same text to the same number is refused unless `forceOverride`. */
 export const DUPLICATE_WINDOW_MINUTES = 10;
@@ -58,13 +60,14 @@ export async function textableNumber(phone: string, field: string): Promise<stri
 }
 
 /**
- * @returns the recorded message and its conversation
+ * Checks the text and queues it: the `queued` message (in its conversation) with its send and `message.queued` event
+ * in one transaction; the send worker texts it and marks it `sent` or `failed`.
+ * @returns the recorded message (`queued`) and its conversation
  * @throws NotFound for a deal that is absent or another organization's
  * @throws InvalidInput when the number cannot receive texts
  * @throws Conflict when the number opted out, or the same text went to it within the duplicate window
- * @throws Unavailable when the transport failed transiently (the message is recorded `failed`; retry)
  */
-export async function sendDealSms(actor: Actor, req: SmsRequest, now: Date): Promise<{ message: Communication; conversation: Conversation }> {
+export async function queueDealSms(actor: Actor, req: SmsRequest, now: Date): Promise<{ message: Communication; conversation: Conversation }> {
   const recorded = req.threadBody ?? req.body;
   const deal = await getTransactionHead(actor.orgId, req.transactionId);
   const phone = await textableNumber(req.phone, req.phoneField);
@@ -99,19 +102,9 @@ export async function sendDealSms(actor: Actor, req: SmsRequest, now: Date): Pro
     },
     now,
   );
-  await transactWrite([...(created ? conversationPuts(actor.orgId, conversation) : [conversationTouch(actor.orgId, conversation.id, message.createdAt, recorded)]), ...communicationPuts(actor.orgId, message)]);
+  const sms: SmsSend = { channel: 'sms', to: phone, body: req.body };
+  await transactWrite([...(created ? conversationPuts(actor.orgId, conversation) : [conversationTouch(actor.orgId, conversation.id, message.createdAt, recorded)]), ...queuedMessageItems(actor, message, sms, null, now)]);
   await setSmsRoute(phone, actor.orgId, conversation.id, deal.id, now);
   const touched = created ? conversation : { ...conversation, lastMessageAt: message.createdAt, lastMessagePreview: preview(recorded), messageCount: conversation.messageCount + 1 };
-
-  try {
-    const sent = await (await smsSender()).send({ to: phone, body: req.body });
-    await transactWrite(communicationOutcome(actor.orgId, message, sent, null, now));
-    return { message: { ...message, status: 'sent', from: { address: sent.from ?? '', name: null, contactId: null }, provider: sent.provider, providerMessageId: sent.providerMessageId }, conversation: touched };
-  } catch (err) {
-    const permanent = err instanceof SmsRejected;
-    const detail = permanent ? err.reason : 'The SMS transport failed; retry.';
-    await transactWrite(communicationOutcome(actor.orgId, message, null, detail, now));
-    if (permanent) return { message: { ...message, status: 'failed', statusDetail: detail }, conversation: touched };
-    throw new Unavailable(`The text could not be sent (message ${message.id} is recorded as failed); retry.`, { cause: err });
-  }
+  return { message, conversation: touched };
 }

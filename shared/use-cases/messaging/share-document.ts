@@ -15,7 +15,7 @@ import { Conflict, InvalidInput, NotFound } from '#domain/errors';
 import { DEFAULT_LINK_HOURS, elideToken, shareText } from '#domain/document-share';
 import { MAX_SMS_CHARS } from '#domain/sms-text';
 import { smsRecipient, type SmsRecipient } from '#use-cases/messaging/deal-parties';
-import { sendDealSms, textableNumber } from '#use-cases/messaging/send-sms';
+import { queueDealSms, textableNumber } from '#use-cases/messaging/send-sms';
 import { sentTextView } from '#use-cases/messaging/deal-sms';
 
 /** What a share returns: the text as recorded, its conversation, and the link's facts (never its token). */
@@ -46,7 +46,7 @@ async function sendLink(actor: Actor, deal: Transaction, doc: DocumentRecord, to
   await textableNumber(to.phone, to.phoneField);
   const expiresAt = new Date(now.getTime() + hours * 3_600_000).toISOString();
   await createShareLink(token, { documentId: doc.id, transactionId: deal.id, orgId: actor.orgId, expiresAt, createdBy: actor.userId, createdAt: now.toISOString() });
-  const { message, conversation } = await sendDealSms(
+  const { message, conversation } = await queueDealSms(
     actor,
     {
       transactionId: deal.id,

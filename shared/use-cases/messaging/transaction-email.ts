@@ -10,7 +10,7 @@ import type { Actor } from '#events/outbox';
 import { InvalidInput } from '#domain/errors';
 import { parseRecipientFields, type RecipientFields } from '#domain/email-addresses';
 import { partiesOf } from '#use-cases/messaging/deal-parties';
-import { repliedMessage, sendDealEmail } from '#use-cases/messaging/send-email';
+import { repliedMessage, queueDealEmail } from '#use-cases/messaging/send-email';
 
 export interface TransactionEmailInput extends RecipientFields {
   subject?: string | null;
@@ -30,7 +30,6 @@ export const replySubject = (subject: string | null): string => (/^re:/i.test(su
  * @throws NotFound for a deal that is absent or another organization's
  * @throws InvalidInput for addresses, a missing subject or body, a `templateId`, a reply-to message of another deal
  * @throws Conflict when a recipient's address is suppressed
- * @throws Unavailable when the transport failed transiently (see `sendDealEmail`)
  */
 export async function sendTransactionEmail(actor: Actor, transactionId: string, input: TransactionEmailInput, now: Date): Promise<Communication> {
   const deal = await getDeal(actor.orgId, transactionId);
@@ -42,7 +41,7 @@ export async function sendTransactionEmail(actor: Actor, transactionId: string, 
   if (!subject) errors.subject = 'is required';
   if (!input.body?.trim() && !input.htmlBody?.trim()) errors.body = 'is required: give body, htmlBody or both';
   if (Object.keys(errors).length) throw new InvalidInput(errors);
-  return sendDealEmail(
+  return queueDealEmail(
     actor,
     {
       transactionId: deal.id,

@@ -1,0 +1,83 @@
+/**
+ * `npm run bench:bundles`: issue 24's bundle and init budgets, without the rest of `npm run bench`. Bundles every API
+ * group (its generated entry, lib/group-entries.ts) and every worker (`functions/<name>/handler.ts`, the extraction
+ * steps) as lib/service-function.ts ships them (bench/bundles.ts), measures module init of each against the
+ * DynamoDB-only baseline in fresh processes, and prints PASS/FAIL per function:
+ *  - API groups: bundle ≤ 400 KB and init ≤ 1.3× baseline;
+ *  - workers: bundle ≤ 600 KB (init reported).
+ * `--runs N` sets the init samples per bundle (default 7). Results: stdout and `.bench/budgets.json`; the process
+ * exits 0 whatever the figures (reported, not asserted: timings depend on the machine).
+ */
+import { readdirSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { lambdaGroups as loadGroups, loadOperations } from '#lib/registry';
+import { writeGroupEntries } from '#lib/group-entries';
+import { STEP_HANDLER_FILES } from '#lib/extraction-pipeline';
+import { bundlesXraySdk } from '../lib/service-function.ts';
+import { bundleBaseline, bundleGroups, measureInit, stopBundler } from './bundles.ts';
+import { fmt, table } from './stats.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT_DIR = path.join(ROOT, '.bench');
+/** Issue 24's budgets. */
+export const BUDGETS = { apiKb: 400, workerKb: 600, apiInitRatio: 1.3 } as const;
+/**
+ * Workers built without the X-Ray SDK (`xraySdk: false` where they are defined: they hold the S3 client), by bundle
+ * name; kept in step with lib/messaging-pipeline.ts (`S3_WORKERS`), lib/extraction-pipeline.ts, lib/oauth-server.ts
+ * and lib/workspace-lifecycle.ts.
+ */
+const WORKERS_WITHOUT_XRAY = new Set(['inbound-email', 'scheduled-send', 'public-links', 'message-send', 'document-uploaded', 'oauth', 'workspace-export', 'workspace-purge', 'step-collectBlocks', 'step-extractFields']);
+
+const log = (msg: string) => process.stderr.write(`[bench:bundles] ${msg}\n`);
+
+async function main() {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' } } });
+  const runs = Number(values.runs);
+  const groups = await loadGroups();
+  const ops = await loadOperations();
+  const entries = writeGroupEntries(ops, groups);
+  const apiEntries = groups.map((name) => ({ name, entry: entries.get(name)!, xraySdk: bundlesXraySdk(), kind: 'api' as const }));
+  const workerDirs = readdirSync(path.join(ROOT, 'functions')).filter((d) => existsSync(path.join(ROOT, 'functions', d, 'handler.ts')));
+  const workerEntries = [
+    ...workerDirs.map((name) => ({ name, entry: path.join(ROOT, 'functions', name, 'handler.ts') })),
+    ...Object.entries(STEP_HANDLER_FILES).map(([step, file]) => ({ name: `step-${step}`, entry: path.join(ROOT, file) })),
+  ].map((w) => ({ ...w, xraySdk: !WORKERS_WITHOUT_XRAY.has(w.name), kind: 'worker' as const }));
+  const all = [...apiEntries, ...workerEntries];
+  const bundleDir = path.join(OUT_DIR, 'bundles');
+  mkdirSync(bundleDir, { recursive: true });
+  log(`bundling ${apiEntries.length} API groups, ${workerEntries.length} workers and the baseline`);
+  const [baseline, bundles] = await Promise.all([bundleBaseline(ROOT, bundleDir), bundleGroups(ROOT, all, bundleDir)]);
+  stopBundler();
+  log(`module init: ${runs} fresh processes per bundle`);
+  const env: NodeJS.ProcessEnv = { ...process.env, TABLE_NAME: 'bench', AWS_REGION: 'us-east-1', AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x' };
+  for (const k of ['DYNAMODB_ENDPOINT', 'NODE_OPTIONS', 'AWS_LAMBDA_MAX_CONCURRENCY']) delete env[k];
+  const withoutXray = new Set(bundles.filter((_b, i) => !all[i].xraySdk).map((b) => b.file));
+  const init = await measureInit([baseline.file, ...bundles.map((b) => b.file)], runs, (f) => (withoutXray.has(f) ? { ...env, POWERTOOLS_TRACE_ENABLED: 'false' } : env));
+  const base = init.get(baseline.file)!.medianMs;
+  const rows = bundles.map((b, i) => {
+    const kb = b.bytes / 1024;
+    const ratio = init.get(b.file)!.medianMs / base;
+    const api = all[i].kind === 'api';
+    const sizeOk = kb <= (api ? BUDGETS.apiKb : BUDGETS.workerKb);
+    const initOk = !api || ratio <= BUDGETS.apiInitRatio;
+    return { name: b.name, kind: all[i].kind, xraySdk: all[i].xraySdk, kb, initMs: init.get(b.file)!.medianMs, initRatio: ratio, pass: sizeOk && initOk, sizeOk, initOk, topPackages: b.topPackages };
+  });
+  const pf = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+  const out = [
+    `Bundles and module init (median of ${runs} fresh processes; baseline = DynamoDB document client only: ${fmt(baseline.bytes / 1024, 1)} KB, ${fmt(base)} ms)`,
+    table(
+      ['function', 'kind', 'X-Ray SDK', 'KB', 'budget', 'init ms', 'init / baseline', 'result', 'largest packages (KB)'],
+      rows.map((r) => [
+        r.name, r.kind, r.xraySdk ? 'yes' : 'no', fmt(r.kb, 1), `≤ ${r.kind === 'api' ? BUDGETS.apiKb : BUDGETS.workerKb} KB${r.kind === 'api' ? `, ≤ ${BUDGETS.apiInitRatio}×` : ''}`,
+        fmt(r.initMs), `${fmt(r.initRatio)}×`, pf(r.pass), r.topPackages.map((p) => `${p.name} ${fmt(p.bytes / 1024, 0)}`).join(', '),
+      ]),
+    ),
+    `${rows.filter((r) => r.pass).length} of ${rows.length} within budget.`,
+  ];
+  console.log(out.join('\n'));
+  writeFileSync(path.join(OUT_DIR, 'budgets.json'), `${JSON.stringify({ baseline: { kb: baseline.bytes / 1024, initMs: base }, budgets: BUDGETS, functions: rows }, null, 2)}\n`);
+}
+
+await main();

@@ -1,0 +1,112 @@
+/**
+ * What the messages of one SQS batch share in the delivery worker (shared/use-cases/delivery-batch.ts), against
+ * DynamoDB Local, a real receiver on 127.0.0.1 and a mocked SQS: one subscription read per subscription and batch,
+ * the batch's attempt items in one `BatchWriteItem`, each delivery record moved, and the breaker's count written
+ * only when there is one to add or clear. Round trips are counted by a middleware on the app's DynamoDB client.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mockClient } from 'aws-sdk-client-mock';
+import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { db } from '#db/client';
+import { createWebhook, getWebhook } from '#db/webhooks';
+import { claimDelivery, getDeliveryState, listAttempts } from '#db/webhook-deliveries';
+import { resetSqsClient } from '#ports/sqs';
+import { handler } from '#functions/webhook-delivery/handler';
+import { useTestTable } from '../support/test-table.ts';
+import { startReceiver, status, type Receiver } from '../unit/webhook-receiver.ts';
+import { deliveryMessage, newOrgId, QUEUE_URL, sqsRecord } from './webhook-fixtures.ts';
+
+const sqsMock = mockClient(SQSClient);
+const saved = { LOCAL_MODE: process.env.LOCAL_MODE, WEBHOOK_QUEUE_URL: process.env.WEBHOOK_QUEUE_URL };
+const calls: string[] = [];
+let rx: Receiver;
+let orgId: string;
+
+beforeAll(async () => {
+  await useTestTable();
+  Object.assign(process.env, { LOCAL_MODE: 'true', WEBHOOK_QUEUE_URL: QUEUE_URL });
+  resetSqsClient();
+  db().middlewareStack.add((next, context) => async (args) => (calls.push(String(context.commandName)), next(args)), { step: 'initialize', name: 'countCalls' });
+  rx = await startReceiver();
+  orgId = await newOrgId();
+});
+afterAll(async () => {
+  await rx.close();
+  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  sqsMock.restore();
+});
+beforeEach(() => {
+  sqsMock.reset();
+  sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+  rx.received.length = 0;
+  rx.respondWith(status(200));
+});
+
+const subscribe = (name: string) => createWebhook(orgId, { name, url: `${rx.url}/${name}`, events: ['*'] }, new Date());
+/** Claimed messages (as fan-out leaves them) for `subscriptionId`. */
+async function claimed(subscriptionId: string, n: number) {
+  const messages = Array.from({ length: n }, () => deliveryMessage(orgId, subscriptionId));
+  for (const m of messages) await claimDelivery(m, new Date());
+  return messages;
+}
+/** Runs the worker on `records` and returns the DynamoDB commands it sent, by name. */
+async function countedRun(records: Parameters<typeof sqsRecord>[0][]) {
+  const from = calls.length;
+  const out = await handler({ Records: records.map((m) => sqsRecord(m)) });
+  const counts: Record<string, number> = {};
+  for (const c of calls.slice(from)) counts[c] = (counts[c] ?? 0) + 1;
+  return { out, counts };
+}
+
+describe('one SQS batch', () => {
+  it('reads each subscription once and writes the attempt items in one BatchWriteItem; every delivery is moved', async () => {
+    const [a, b] = [await subscribe('a'), await subscribe('b')];
+    const messages = [...(await claimed(a.id, 3)), ...(await claimed(b.id, 2))];
+
+    const { out, counts } = await countedRun(messages);
+
+    expect(out.batchItemFailures).toEqual([]);
+    expect(rx.received).toHaveLength(5);
+    expect(counts.GetItemCommand).toBe(2); // one per subscription, not one per message
+    expect(counts.BatchWriteItemCommand).toBe(1);
+    expect(counts.PutItemCommand).toBeUndefined();
+    expect(counts.UpdateItemCommand).toBe(5); // the delivery records; no breaker reset (no failures to clear)
+    expect((await listAttempts(orgId, a.id, 10, 0)).map((x) => x.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect((await listAttempts(orgId, b.id, 10, 0)).map((x) => x.outcome)).toEqual(['succeeded', 'succeeded']);
+    for (const m of messages) expect((await getDeliveryState(orgId, m.subscriptionId, m.eventId))?.status).toBe('succeeded');
+  });
+
+  it('counts each failure on the breaker, and a success in a later batch clears the count', async () => {
+    const sub = await subscribe('flaky');
+    rx.respondWith(status(503));
+    const failing = await claimed(sub.id, 2);
+
+    const first = await countedRun(failing);
+
+    expect(first.out.batchItemFailures.map((f) => f.itemIdentifier)).toHaveLength(2);
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(2);
+    expect((await getWebhook(orgId, sub.id, true)).consecutiveFailures).toBe(2);
+    expect((await listAttempts(orgId, sub.id, 10, 0)).map((x) => x.outcome)).toEqual(['retrying', 'retrying']);
+
+    rx.respondWith(status(200));
+    const second = await countedRun(await claimed(sub.id, 1));
+
+    expect(second.out.batchItemFailures).toEqual([]);
+    expect(second.counts.PutItemCommand).toBe(1); // a batch of one writes its attempt with PutItem
+    expect((await getWebhook(orgId, sub.id, true)).consecutiveFailures).toBe(0);
+  });
+
+  it('a message whose subscription is gone is acked without an attempt; the others\' attempts are written together', async () => {
+    const sub = await subscribe('kept');
+    const kept = await claimed(sub.id, 2);
+    const orphan = deliveryMessage(orgId, '00000000-0000-4000-8000-000000000000');
+
+    const { out, counts } = await countedRun([...kept, orphan]);
+
+    expect(out.batchItemFailures).toEqual([]);
+    expect(rx.received).toHaveLength(2);
+    expect(counts.BatchWriteItemCommand).toBe(1);
+    expect(await listAttempts(orgId, sub.id, 10, 0)).toHaveLength(2);
+    expect(await listAttempts(orgId, orphan.subscriptionId, 10, 0)).toEqual([]);
+  });
+});
