@@ -30,8 +30,8 @@ import {
 } from '../support/webhook-receiver.ts';
 import { useCleanups } from '../support/runtime-harness.ts';
 
-// 3 s apart: on a loaded machine no delivery may spend its 7 attempts before the test stops the runtime mid-burst.
-process.env.WEBHOOK_RETRY_SCHEDULE = '3,3,3,3,3,3';
+// 5 s apart: on a loaded machine no delivery may spend its 7 attempts before the test stops the runtime mid-burst.
+process.env.WEBHOOK_RETRY_SCHEDULE = '5,5,5,5,5,5';
 
 const cleanups = useCleanups();
 
