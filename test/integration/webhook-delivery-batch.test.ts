@@ -4,42 +4,24 @@
  * the batch's attempt items in one `BatchWriteItem`, each delivery record moved, and the breaker's count written
  * only when there is one to add or clear. Round trips are counted by a middleware on the app's DynamoDB client.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mockClient } from 'aws-sdk-client-mock';
-import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { db } from '#db/client';
 import { createWebhook, getWebhook } from '#db/webhooks';
 import { claimDelivery, getDeliveryState, listAttempts } from '#db/webhook-deliveries';
-import { resetSqsClient } from '#ports/sqs';
 import { handler } from '#functions/webhook-delivery/handler';
-import { useTestTable } from '../support/test-table.ts';
-import { startReceiver, status, type Receiver } from '../unit/webhook-receiver.ts';
-import { deliveryMessage, newOrgId, QUEUE_URL, sqsRecord } from './webhook-fixtures.ts';
+import { status, type Receiver } from '../unit/webhook-receiver.ts';
+import { deliveryMessage, sqsRecord, useDeliveryWorker } from './webhook-fixtures.ts';
 
-const sqsMock = mockClient(SQSClient);
-const saved = { LOCAL_MODE: process.env.LOCAL_MODE, WEBHOOK_QUEUE_URL: process.env.WEBHOOK_QUEUE_URL };
+const h = useDeliveryWorker();
+const { sqsMock } = h;
 const calls: string[] = [];
 let rx: Receiver;
 let orgId: string;
 
-beforeAll(async () => {
-  await useTestTable();
-  Object.assign(process.env, { LOCAL_MODE: 'true', WEBHOOK_QUEUE_URL: QUEUE_URL });
-  resetSqsClient();
+beforeAll(() => {
+  ({ rx, orgId } = h);
   db().middlewareStack.add((next, context) => async (args) => (calls.push(String(context.commandName)), next(args)), { step: 'initialize', name: 'countCalls' });
-  rx = await startReceiver();
-  orgId = await newOrgId();
-});
-afterAll(async () => {
-  await rx.close();
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
-  sqsMock.restore();
-});
-beforeEach(() => {
-  sqsMock.reset();
-  sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
-  rx.received.length = 0;
-  rx.respondWith(status(200));
 });
 
 const subscribe = (name: string) => createWebhook(orgId, { name, url: `${rx.url}/${name}`, events: ['*'] }, new Date());

@@ -4,17 +4,14 @@
  * update operation with `isActive: true` resets the breaker. The threshold is read at import, so this file
  * sets `WEBHOOK_BREAKER_THRESHOLD=3` before its imports run.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mockClient } from 'aws-sdk-client-mock';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import 'aws-sdk-client-mock-vitest/extend';
-import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { CIRCUIT_BREAKER_THRESHOLD, createWebhook, getWebhook, recordWebhookFailure, replaceWebhook, type WebhookInput } from '#db/webhooks';
 import { listAttempts } from '#db/webhook-deliveries';
-import { resetSqsClient } from '#ports/sqs';
 import { handler } from '#functions/webhook-delivery/handler';
-import { useTestTable } from '../support/test-table.ts';
-import { startReceiver, status, type Receiver } from '../unit/webhook-receiver.ts';
-import { deliveryMessage, newOrgId, QUEUE_URL, sqsRecord } from './webhook-fixtures.ts';
+import { status, type Receiver } from '../unit/webhook-receiver.ts';
+import { deliveryMessage, sqsRecord, useDeliveryWorker } from './webhook-fixtures.ts';
 
 const savedThreshold = vi.hoisted(() => {
   const before = process.env.WEBHOOK_BREAKER_THRESHOLD;
@@ -22,28 +19,13 @@ const savedThreshold = vi.hoisted(() => {
   return before;
 });
 
-const sqsMock = mockClient(SQSClient);
-const saved = { LOCAL_MODE: process.env.LOCAL_MODE, WEBHOOK_QUEUE_URL: process.env.WEBHOOK_QUEUE_URL, WEBHOOK_BREAKER_THRESHOLD: savedThreshold };
+const h = useDeliveryWorker({ WEBHOOK_BREAKER_THRESHOLD: savedThreshold });
+const { sqsMock } = h;
 let rx: Receiver;
 let orgId: string;
 
-beforeAll(async () => {
-  await useTestTable();
-  Object.assign(process.env, { LOCAL_MODE: 'true', WEBHOOK_QUEUE_URL: QUEUE_URL });
-  resetSqsClient();
-  rx = await startReceiver();
-  orgId = await newOrgId();
-});
-afterAll(async () => {
-  await rx.close();
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
-  sqsMock.restore();
-});
-beforeEach(() => {
-  sqsMock.reset();
-  sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
-  rx.received.length = 0;
-  rx.respondWith(status(200));
+beforeAll(() => {
+  ({ rx, orgId } = h);
 });
 
 const input = (over: Partial<WebhookInput> = {}): WebhookInput => ({ name: 'CRM', url: `${rx.url}/hook`, events: ['*'], ...over });

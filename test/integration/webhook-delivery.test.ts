@@ -3,43 +3,25 @@
  * signed request (spec "Delivery" headers), recorded attempts, retry visibility per the schedule, the last
  * attempt, secret rotation between retries, and deleted subscriptions.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mockClient } from 'aws-sdk-client-mock';
+import { beforeAll, describe, expect, it } from 'vitest';
 import 'aws-sdk-client-mock-vitest/extend';
-import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { createWebhook, deleteWebhook, rotateWebhookSecret, type WebhookInput } from '#db/webhooks';
 import { listAttempts } from '#db/webhook-deliveries';
 import { verifyWebhookSignature } from '#events/signing';
 import { maxAttempts, retryScheduleSeconds } from '#events/retry-schedule';
-import { resetSqsClient } from '#ports/sqs';
 import { handler } from '#functions/webhook-delivery/handler';
-import { useTestTable } from '../support/test-table.ts';
-import { startReceiver, status, type Receiver } from '../unit/webhook-receiver.ts';
-import { deliveryMessage, newOrgId, QUEUE_URL, sqsRecord } from './webhook-fixtures.ts';
+import { status, type Receiver } from '../unit/webhook-receiver.ts';
+import { deliveryMessage, QUEUE_URL, sqsRecord, useDeliveryWorker } from './webhook-fixtures.ts';
 
-const sqsMock = mockClient(SQSClient);
-const saved = { LOCAL_MODE: process.env.LOCAL_MODE, WEBHOOK_QUEUE_URL: process.env.WEBHOOK_QUEUE_URL, WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE };
+const h = useDeliveryWorker({ WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE });
+const { sqsMock } = h;
 let rx: Receiver;
 let orgId: string;
 
-beforeAll(async () => {
-  await useTestTable();
-  Object.assign(process.env, { LOCAL_MODE: 'true', WEBHOOK_QUEUE_URL: QUEUE_URL });
+beforeAll(() => {
   delete process.env.WEBHOOK_RETRY_SCHEDULE;
-  resetSqsClient();
-  rx = await startReceiver();
-  orgId = await newOrgId();
-});
-afterAll(async () => {
-  await rx.close();
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
-  sqsMock.restore();
-});
-beforeEach(() => {
-  sqsMock.reset();
-  sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
-  rx.received.length = 0;
-  rx.respondWith(status(200));
+  ({ rx, orgId } = h);
 });
 
 const subscribe = (over: Partial<WebhookInput> = {}) => createWebhook(orgId, { name: 'CRM', url: `${rx.url}/hook`, events: ['*'], ...over }, new Date());

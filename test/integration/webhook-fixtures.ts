@@ -1,5 +1,11 @@
-/** Builders for webhook worker tests: an organization, a delivery message and the SQS record that carries it. */
+/** Builders for webhook worker tests: an organization, a delivery message, the SQS record that carries it, and the delivery worker's harness. */
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { mockClient } from 'aws-sdk-client-mock';
+import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { resetSqsClient } from '#ports/sqs';
+import { useTestTable } from '../support/test-table.ts';
+import { startReceiver, status, type Receiver } from '../unit/webhook-receiver.ts';
 import type { SQSRecord } from 'aws-lambda';
 import { createOrganization } from '#db/orgs';
 import type { DeliveryMessage } from '#db/webhook-deliveries';
@@ -32,4 +38,36 @@ export function sqsRecord(m: DeliveryMessage, receiveCount = 1, messageId = rand
     eventSourceARN: 'arn:aws:sqs:local:000000000000:webhook-deliveries',
     awsRegion: 'local',
   };
+}
+
+/**
+ * The delivery worker's harness for one test file, registered as vitest hooks: a fresh table, `LOCAL_MODE` and the
+ * queue URL set (and `env`'s variables restored after the file, as they were before it), SQS mocked with
+ * `ChangeMessageVisibility` answering, a receiver on 127.0.0.1 answering 200 before each test, and an organization.
+ * `rx` and `orgId` are set once its `beforeAll` has run.
+ * @param restore further variables the file changes, restored after it (their values before the file)
+ */
+export function useDeliveryWorker(restore: Record<string, string | undefined> = {}) {
+  const sqsMock = mockClient(SQSClient);
+  const saved = { LOCAL_MODE: process.env.LOCAL_MODE, WEBHOOK_QUEUE_URL: process.env.WEBHOOK_QUEUE_URL, ...restore };
+  const h = { sqsMock, rx: undefined as unknown as Receiver, orgId: '' };
+  beforeAll(async () => {
+    await useTestTable();
+    Object.assign(process.env, { LOCAL_MODE: 'true', WEBHOOK_QUEUE_URL: QUEUE_URL });
+    resetSqsClient();
+    h.rx = await startReceiver();
+    h.orgId = await newOrgId();
+  });
+  afterAll(async () => {
+    await h.rx?.close();
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    sqsMock.restore();
+  });
+  beforeEach(() => {
+    sqsMock.reset();
+    sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+    h.rx.received.length = 0;
+    h.rx.respondWith(status(200));
+  });
+  return h;
 }
