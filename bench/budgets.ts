@@ -28,7 +28,7 @@ export const BUDGETS = { apiKb: 400, workerKb: 600, apiInitRatio: 1.3 } as const
  * name; kept in step with lib/messaging-pipeline.ts (`S3_WORKERS`), lib/extraction-pipeline.ts, lib/oauth-server.ts
  * and lib/workspace-lifecycle.ts.
  */
-const WORKERS_WITHOUT_XRAY = new Set(['inbound-email', 'scheduled-send', 'public-links', 'message-send', 'document-uploaded', 'oauth', 'workspace-export', 'workspace-purge', 'step-collectBlocks', 'step-extractFields']);
+const WORKERS_WITHOUT_XRAY = new Set(['inbound-email', 'scheduled-send', 'public-links', 'message-send', 'document-uploaded', 'oauth', 'workspace-export', 'workspace-purge', 'step-startOcr', 'step-collectBlocks', 'step-extractFields']);
 
 const log = (msg: string) => process.stderr.write(`[bench:bundles] ${msg}\n`);
 

@@ -207,8 +207,9 @@ export class ExtractionPipeline extends Construct {
       const fn = new ServiceFunction(this, STEP_STATE_NAMES[step], {
         entry: props.entryOf(STEP_HANDLER_FILES[step]),
         serviceName: `extraction-${step}`,
-        // The blob-store steps hold the S3 client: no room for the X-Ray SDK (lib/service-function.ts `bundlesXraySdk`).
-        xraySdk: !BLOB_STORE_STEPS.includes(step),
+        // The blob-store steps and StartOcr (it reads the PDF to count its pages) hold the S3 client: no room for the
+        // X-Ray SDK (lib/service-function.ts `bundlesXraySdk`).
+        xraySdk: !BLOB_STORE_STEPS.includes(step) && step !== 'startOcr',
         description: `Extraction step ${STEP_STATE_NAMES[step]} (${STEP_HANDLER_FILES[step]})`,
         timeout: Duration.seconds(STEP_SIZING[step].timeout),
         memorySize: STEP_SIZING[step].memorySize,

@@ -6,7 +6,7 @@
  *   sms:send ─▶ End User Messaging SMS;  reply/STOP ─▶ topic ─▶ inbound-sms     lib/messaging/sms.ts
  *   End User Messaging SMS ─receipts (configuration set)─▶ topic ─▶ sms-events     lib/messaging/sms.ts
  *   schedules:manage ─▶ EventBridge Scheduler (group, role) ─▶ scheduled-send   lib/messaging/scheduler.ts
- *   messages:queue (API) / scheduled-send ─▶ message.queued ─stream─▶ message-send ─▶ SES / SMTP / SMS
+ *   messages:queue (API) / scheduled-send ─▶ message.queued | service_email.queued ─stream─▶ message-send ─▶ SES / SMTP / SMS
  *                                                                              lib/messaging/send-worker.ts
  *   GET /l/{token} (HTTP API, no credentials) ─▶ public-links ─▶ 302 to a 5-minute download URL
  *
@@ -49,7 +49,7 @@ import { MESSAGING_WORKER_TABLE_ACCESS, MESSAGING_WORKERS, type MessagingWorker 
 const WORKER_SIZING: Readonly<Record<MessagingWorker, { timeout: number; memorySize: number }>> = {
   'email-events': { timeout: 30, memorySize: 256 },
   'sms-events': { timeout: 30, memorySize: 256 },
-  // SES accepts received messages up to 40 MB; mailparser holds one in memory.
+  // SES accepts received messages up to 40 MB; postal-mime holds one in memory.
   'inbound-email': { timeout: 60, memorySize: 1024 },
   'inbound-sms': { timeout: 30, memorySize: 256 },
   // Reads and queues: the send worker sends.

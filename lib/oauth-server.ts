@@ -2,8 +2,11 @@
  * `OAuthServer`: the OAuth 2.1 authorization server's AWS side (spec "OAuth 2.1 flow"): the ES256 signing key in AWS
  * KMS (`ECC_NIST_P256`, `SIGN_VERIFY`: the private key never leaves KMS) and the function serving discovery,
  * registration, the sign-in and consent pages, token and revocation (functions/oauth/handler.ts; its routes are public
- * routes of the HTTP API, lib/public-routes.ts). Every API function verifies access tokens with the key's public half:
- * `grantVerify` gives it `kms:GetPublicKey` (read once per cold start) and the key id.
+ * routes of the HTTP API, lib/public-routes.ts). Only this function may use the key (`kms:Sign`, and
+ * `kms:GetPublicKey` once per cold start). Before it signs its first token it publishes the key's public half in the
+ * table (an idempotent `PutItem` of `OAUTHKEY#<kid>`, shared/db/signing-keys.ts; `PutItem` is in its
+ * `BASE_TABLE_ACCESS`), and the API functions verify tokens with that item (`GetItem`, cached per container): they
+ * get no KMS permission, no key id and no KMS client in their bundles.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -43,11 +46,5 @@ export class OAuthServer extends Construct {
     this.fn.bindTable(props.table, [...BASE_TABLE_ACCESS]);
     this.signingKey.grant(this.fn.fn, 'kms:Sign', 'kms:GetPublicKey');
     this.fn.fn.addEnvironment('OAUTH_SIGNING_KEY_ID', this.signingKey.keyArn);
-  }
-
-  /** Lets `fn` verify access tokens: `kms:GetPublicKey` on the signing key and its id in `OAUTH_SIGNING_KEY_ID`. */
-  grantVerify(fn: ServiceFunction): void {
-    this.signingKey.grant(fn.fn, 'kms:GetPublicKey');
-    fn.fn.addEnvironment('OAUTH_SIGNING_KEY_ID', this.signingKey.keyArn);
   }
 }

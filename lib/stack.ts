@@ -208,8 +208,8 @@ export class TransactionCoordinationStack extends Stack {
       if (uses.has('documents:read') || uses.has('documents:write')) this.extraction.grantDocuments(fn, { read: uses.has('documents:read'), write: uses.has('documents:write') });
       if (uses.has('extraction:start')) this.extraction.grantStartExtraction(fn);
       this.messaging.grantCapabilities(fn, uses, publicBaseUrl);
-      // Any operation accepts an OAuth access token: every API function verifies them, with one issuer.
-      this.oauth.grantVerify(fn);
+      // Any operation accepts an OAuth access token: every API function verifies them, with one issuer, against the
+      // public key the OAuth function published in the table (no KMS access: lib/oauth-server.ts).
       fn.fn.addEnvironment('OAUTH_ISSUER', publicBaseUrl);
     }
     // The sign-in page mails one-time codes.

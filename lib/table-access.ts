@@ -31,6 +31,8 @@ export type TableAccess = readonly DynamoDbAction[];
  *   needs `ConditionCheckItem` (IAM checks each transaction item's own action).
  * - `BatchWriteItem`: after a transaction that puts a deal or a contact commits, its search-token items are
  *   written and its stale ones removed in batches (shared/db/search-index.ts); any group may create a contact.
+ * The OAuth function has this list too (lib/oauth-server.ts): its `PutItem` also publishes the access-token signing
+ * key's public half (`OAUTHKEY#<kid>`, shared/db/signing-keys.ts), which every API group reads with `GetItem`.
  */
 export const BASE_TABLE_ACCESS: TableAccess = [
   'dynamodb:GetItem',
@@ -162,10 +164,11 @@ export type MessagingWorker = (typeof MESSAGING_WORKERS)[number];
  *   member's mailboxes, `listMailAccounts`; a reminder's deal), `UpdateItem` (the scheduled message's and the
  *   reminder's conditional transitions, one inside the queuing transaction), `PutItem` + `TransactWriteItems` (the
  *   queued message, its references, its send and outbox event; the deal's reply address on first use). No `DeleteItem`.
- * - `message-send` (the `message.queued` stream records → deliver-message.ts): `GetItem` (the send, the member's
- *   mailbox, attached documents), `UpdateItem` (claiming and giving back the attempt; the message's outcome and the
- *   send's end inside one transaction; the scheduled message's end), `PutItem` + `TransactWriteItems` (the provider
- *   reference, a `Put` of that transaction). Reading the stream is granted by its event source mapping.
+ * - `message-send` (the `message.queued` stream records → deliver-message.ts; `service_email.queued` →
+ *   deliver-service-email.ts): `GetItem` (the send or service email, the member's mailbox, attached documents,
+ *   suppressions), `UpdateItem` (claiming and giving back the attempt; the message's outcome and the send's end inside
+ *   one transaction, a disclosure recipient's `emailStatus` with a service email's end; the scheduled message's end),
+ *   `PutItem` + `TransactWriteItems` (the provider reference, a `Put` of that transaction). Reading the stream is granted by its event source mapping.
  * - `public-links` (the public pages, lib/public-routes.ts): `GetItem` (a link by its token's hash, the document,
  *   the deal head, the organization), `UpdateItem` (a shared link's open count), `Query` (a disclosure package's item
  *   collection; the deal's item collection for its portal), `PutItem` + `TransactWriteItems` (a form submission and

@@ -1,4 +1,4 @@
-/** `POST /api/v1/disclosure-packages/{packageId}/recipients`: invites a recipient and sends the share email. */
+/** `POST /api/v1/disclosure-packages/{packageId}/recipients`: invites a recipient and queues the share email (sent by functions/message-send). */
 import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { disclosureRecipientResponse } from '#api/responses/pages';
@@ -12,7 +12,7 @@ export default defineOperation({
   path: '/api/v1/disclosure-packages/{packageId}/recipients',
   access: 'actions',
   idempotent: true,
-  summary: 'Invites a recipient and sends the share email.',
+  summary: 'Invites a recipient and queues the share email.',
   schemas: () => ({
     path: uuidPath('packageId'),
     body: z.object({
@@ -23,7 +23,7 @@ export default defineOperation({
       expiresAt: z.nullable(dateTime()),
     }),
   }),
-  uses: ['mail:send'],
+  uses: ['messages:queue'],
   example: { body: { email: 'buyer@example.com', displayLabel: 'Pat Buyer', audienceTier: 'buyer', contactId: null, expiresAt: null } },
   response: disclosureRecipientResponse,
   /** `{data: DisclosureRecipient, package}`. The link is only in the email. 409 while the package is a draft. */

@@ -168,7 +168,10 @@ async function consent(id: string, email: string, request: AuthorizationRequest,
   return html(200, consentPage(id, { clientName, redirectUri: request.redirectUri, redirectHost, scopes: request.scopes, orgs, email, branding: shown?.branding }));
 }
 
-/** Mails the one-time sign-in code. */
+/**
+ * Mails the one-time sign-in code, directly rather than through the send worker: the person is waiting at the code
+ * page, and a queued code would be stored in plain text in the table and its stream (README "How it works").
+ */
 async function mailCode(email: string, code: string, clientName: string): Promise<void> {
   const text = `Your sign-in code is ${code}.\n\nEnter it on the sign-in page to authorize ${clientName}. It is valid 10 minutes. If you did not ask for it, ignore this email.`;
   await sendServiceEmail({ to: email, fromName: 'Sign-in', subject: `Your sign-in code: ${code}`, text });

@@ -12,7 +12,7 @@ export default defineOperation({
   access: 'partner',
   summary: 'Provisions an organization with its owner.',
   designedHere: true,
-  uses: ['mail:send'],
+  uses: ['messages:queue'],
   schemas: () => ({
     body: z.object({
       name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
@@ -25,5 +25,5 @@ export default defineOperation({
   }),
   response: () => dataOf(PartnerOrg),
   example: { body: { name: 'Lone Star Closings', owner: { email: 'owner@lonestar.example', firstName: 'Ava', lastName: 'Nguyen' } } },
-  handler: async ({ body }, { principal }) => ({ body: { data: await provisionOrg(principal.orgId, body) } }),
+  handler: async ({ body }, { principal, now }) => ({ body: { data: await provisionOrg(principal.orgId, body, now) } }),
 });

@@ -13,7 +13,7 @@ export default defineOperation({
   access: 'partner',
   summary: 'Invites a user to a seat of the organization.',
   designedHere: true,
-  uses: ['mail:send'],
+  uses: ['messages:queue'],
   schemas: () => ({
     path: orgPath(),
     body: z.object({
@@ -25,5 +25,5 @@ export default defineOperation({
   }),
   response: () => dataOf(PartnerOrgMember),
   example: { body: { email: 'agent@lonestar.example', firstName: 'Ravi', lastName: 'Shah', role: 'agent' } },
-  handler: async ({ path, body }, { principal }) => ({ body: { data: await inviteSeat(await ownedOrg(principal.orgId, path.orgId), body) } }),
+  handler: async ({ path, body }, { principal, now }) => ({ body: { data: await inviteSeat(await ownedOrg(principal.orgId, path.orgId), body, now) } }),
 });

@@ -1,15 +1,16 @@
 /**
  * The local stand-in for the send worker's stream event source mapping (lib/messaging/send-worker.ts): the filter
- * the deployed mapping applies (INSERTs of `message.queued` outbox items) and the invocation of the real handler,
+ * the deployed mapping applies (INSERTs of `message.queued` and `service_email.queued` outbox items) and the invocation of the real handler,
  * functions/message-send/handler.ts. lib/local/runtime.ts runs it as a second stream poller with its own checkpoint.
  */
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { invokeLocally } from '#lib/local/invoke';
+import { SEND_WORKER_EVENTS } from '#events/catalog';
 
-/** The deployed mapping's filter: `eventName = INSERT`, `entity = OutboxEvent`, `envelope.eventType = message.queued`. */
+/** The deployed mapping's filter: `eventName = INSERT`, `entity = OutboxEvent`, `envelope.eventType` one of `SEND_WORKER_EVENTS`. */
 export function isQueuedMessageInsert(record: DynamoDBRecord): boolean {
   const image = record.dynamodb?.NewImage;
-  return record.eventName === 'INSERT' && image?.entity?.S === 'OutboxEvent' && image.envelope?.M?.eventType?.S === 'message.queued';
+  return record.eventName === 'INSERT' && image?.entity?.S === 'OutboxEvent' && (SEND_WORKER_EVENTS as readonly string[]).includes(image.envelope?.M?.eventType?.S ?? '');
 }
 
 let sendHandler: Promise<(event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse>> | undefined;

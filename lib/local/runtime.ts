@@ -1,7 +1,7 @@
 /**
  * The local runtime, composable: DynamoDB Local (persistent under `dataDir`, or an existing endpoint), the
  * table from the CDK definition, local-aws-sqs with the webhook queue and its DLQ, the stream pollers
- * (outbox → fan-out handler; `message.queued` → send worker; each checkpointed under `dataDir`), the SQS poller (→ delivery handler), s3rver for
+ * (outbox → fan-out handler; `message.queued` and `service_email.queued` → send worker; each checkpointed under `dataDir`), the SQS poller (→ delivery handler), s3rver for
  * documents (ObjectCreated under `org/` → the upload handler), the extraction state machine's own definition
  * run by aws-local-stepfunctions (OCR by pdf.js/tesseract.js), the HTTP server (→ API handlers), and the messaging
  * stand-ins (SMTP server, SMS sink, scheduler: lib/local/messaging.ts). The local queue lives in memory, so it
@@ -96,7 +96,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
     invoke: invokeWebhookFanout,
     intervalMs: opts.streamIntervalMs ?? 50,
   });
-  // The send worker's own mapping on the same stream (filtered to `message.queued`), with its own checkpoint. Its
+  // The send worker's own mapping on the same stream (filtered to `message.queued`, `service_email.queued`), with its own checkpoint. Its
   // handler loads in the background meanwhile (a failure is retried by the first invocation).
   loadMessageSend().catch(() => undefined);
   const sends: StreamPoller = startStreamPoller({

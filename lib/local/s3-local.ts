@@ -50,6 +50,11 @@ export interface LocalS3 {
   bucket: string;
   /** Resolves when every `onObjectCreated` call started so far has finished. */
   idle(): Promise<void>;
+  /**
+   * Calls `listener` for every object stored or removed, by any client (`ObjectCreated:Put`, `ObjectRemoved:Delete`…,
+   * and the key), before s3rver answers the request that made the change.
+   */
+  onObjectEvent(listener: (eventName: string, key: string) => void): void;
   /** Waits for running notification handlers, then closes the server. Stored objects stay on disk. */
   stop(): Promise<void>;
 }
@@ -73,7 +78,9 @@ export async function startLocalS3(opts: LocalS3Options): Promise<LocalS3> {
     configureBuckets: [bucket, ...(opts.extraBuckets ?? [])].map((name) => ({ name })),
   });
   const inFlight = new Set<Promise<void>>();
+  const listeners: ((eventName: string, key: string) => void)[] = [];
   server.on('event', (event) => {
+    for (const r of event.Records ?? []) for (const l of listeners) l(r.eventName ?? '?', r.s3.object.key);
     const created = (event.Records ?? []).filter((r) => r.eventName?.startsWith('ObjectCreated:'));
     if (!created.length || !opts.onObjectCreated) return;
     // S3 URL-encodes object keys in notifications ("red flower.pdf" → "red+flower.pdf"); s3rver does not.
@@ -96,6 +103,7 @@ export async function startLocalS3(opts: LocalS3Options): Promise<LocalS3> {
     endpoint: `http://127.0.0.1:${port}`,
     bucket,
     idle,
+    onObjectEvent: (listener) => void listeners.push(listener),
     async stop() {
       await idle();
       await server.close();

@@ -1,14 +1,15 @@
 /**
  * `SendWorkerSource`: the send worker's event source (issue 24, "sends leave the request path").
  *
- *   table stream ──(filter: OutboxEvent INSERT, envelope.eventType = message.queued)──▶ message-send ──▶ SES / SMS
+ *   table stream ──(filter: OutboxEvent INSERT, envelope.eventType = message.queued | service_email.queued)──▶ message-send ──▶ SES / SMS
  *        │ record failed 10× or 1 day old
  *        ▼
  *   send DLQ (stream position metadata; alarmed in lib/messaging-pipeline.ts)
  *
  * A second consumer of the table's stream beside webhook fan-out (lib/webhook-pipeline.ts): DynamoDB Streams serves
- * two Lambda consumers per shard without throttling. The filter lets only `message.queued` outbox items through, so
- * the worker is invoked (and billed) for sends only. A failed record is retried in order (`reportBatchItemFailures`);
+ * two Lambda consumers per shard without throttling, so service emails (`service_email.queued`) share this mapping
+ * rather than add a third. The filter lets only those two outbox event types through (`SEND_WORKER_EVENTS`,
+ * shared/events/catalog.ts), so the worker is invoked (and billed) for sends only. A failed record is retried in order (`reportBatchItemFailures`);
  * shared/use-cases/messaging/deliver-message.ts keeps a retry from sending twice.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
@@ -19,6 +20,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { acknowledgeQueueSendKeyGrant, queueEncryption, type DataKey } from '../data-key.ts';
 import type { ServiceFunction } from '../service-function.ts';
+import { SEND_WORKER_EVENTS } from '#events/catalog';
 
 /** Inputs of `SendWorkerSource`. */
 export interface SendWorkerSourceProps {
@@ -32,7 +34,7 @@ export interface SendWorkerSourceProps {
 
 /** The stream mapping of the send worker and its on-failure DLQ. */
 export class SendWorkerSource extends Construct {
-  /** Stream positions of `message.queued` records the worker gave up on (14 days). */
+  /** Stream positions of `message.queued` / `service_email.queued` records the worker gave up on (14 days). */
   readonly deadLetterQueue: sqs.Queue;
 
   constructor(scope: Construct, id: string, props: SendWorkerSourceProps) {
@@ -56,7 +58,7 @@ export class SendWorkerSource extends Construct {
         filters: [
           lambda.FilterCriteria.filter({
             eventName: lambda.FilterRule.isEqual('INSERT'),
-            dynamodb: { NewImage: { entity: { S: lambda.FilterRule.isEqual('OutboxEvent') }, envelope: { M: { eventType: { S: lambda.FilterRule.isEqual('message.queued') } } } } },
+            dynamodb: { NewImage: { entity: { S: lambda.FilterRule.isEqual('OutboxEvent') }, envelope: { M: { eventType: { S: lambda.FilterRule.or(...SEND_WORKER_EVENTS) } } } } },
           }),
         ],
       }),

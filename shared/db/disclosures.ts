@@ -45,6 +45,14 @@ export interface DisclosureRecipient {
   lastViewedAt: string | null;
   viewCount: number;
   acknowledgedAt: string | null;
+  /**
+   * The share email's state: `queued` until the send worker sends it, then `sent`, `failed` (refused, or the address
+   * suppressed) or `unknown` (interrupted after it may have gone out; not resent). Read as `sent` for recipients
+   * stored before sends were queued (then a failed send took the recipient back).
+   */
+  emailStatus?: 'queued' | 'sent' | 'failed' | 'unknown';
+  /** Why the email failed (`failed`, `unknown`), else null. */
+  emailDetail?: string | null;
 }
 
 export type ActivityAction = 'invited' | 'viewed' | 'downloaded' | 'acknowledged' | 'revoked';
@@ -63,7 +71,7 @@ const rcptKey = (orgId: string, packageId: string, recipientId: string) => ({ PK
 
 const pick = <T>(i: Record<string, any>, keys: readonly (keyof T)[]): T => Object.fromEntries(keys.map((k) => [k, i[k as string] ?? null])) as T;
 const PACKAGE_KEYS = ['id', 'name', 'coverMessage', 'transactionId', 'documentIds', 'expiresAt', 'allowDownloads', 'requireAck', 'status', 'activatedAt', 'createdAt', 'updatedAt', 'createdBy'] as const;
-const RECIPIENT_KEYS = ['id', 'packageId', 'email', 'displayLabel', 'audienceTier', 'contactId', 'expiresAt', 'invitedAt', 'invitedBy', 'revokedAt', 'firstViewedAt', 'lastViewedAt', 'viewCount', 'acknowledgedAt'] as const;
+const RECIPIENT_KEYS = ['id', 'packageId', 'email', 'displayLabel', 'audienceTier', 'contactId', 'expiresAt', 'invitedAt', 'invitedBy', 'revokedAt', 'firstViewedAt', 'lastViewedAt', 'viewCount', 'acknowledgedAt', 'emailStatus', 'emailDetail'] as const;
 
 /** A package with its recipients and activity log (oldest first). */
 export interface PackageState {
@@ -91,7 +99,7 @@ export async function getPackageState(orgId: string, packageId: string): Promise
   if (!head) throw new NotFound('Disclosure package');
   return {
     pkg: { ...pick<DisclosurePackage>(head, PACKAGE_KEYS), documentIds: head.documentIds ?? [] },
-    recipients: items.filter((i) => String(i.SK).startsWith('RCPT#')).map((i) => ({ ...pick<DisclosureRecipient>(i, RECIPIENT_KEYS), viewCount: Number(i.viewCount ?? 0) })).sort((a, b) => a.invitedAt.localeCompare(b.invitedAt)),
+    recipients: items.filter((i) => String(i.SK).startsWith('RCPT#')).map((i) => ({ ...pick<DisclosureRecipient>(i, RECIPIENT_KEYS), viewCount: Number(i.viewCount ?? 0), emailStatus: i.emailStatus ?? 'sent', emailDetail: i.emailDetail ?? null })).sort((a, b) => a.invitedAt.localeCompare(b.invitedAt)),
     activity: items.filter((i) => String(i.SK).startsWith('LOG#')).map((i) => pick<DisclosureActivity>(i, ['id', 'recipientId', 'action', 'documentId', 'at'])),
   };
 }
@@ -131,17 +139,34 @@ const logPut = (orgId: string, packageId: string, recipientId: string, action: A
 };
 
 /**
- * Stores a new recipient and its `invited` entry.
- * @returns the deletes that take both back (for a recipient whose share email could not be sent)
+ * Stores a new recipient and its `invited` entry, with `items` (its link, its queued share email) in the same
+ * transaction.
+ * @returns the deletes that take both back
  */
-export async function addRecipient(orgId: string, r: DisclosureRecipient, now: Date): Promise<TransactItem[]> {
+export async function addRecipient(orgId: string, r: DisclosureRecipient, now: Date, items: TransactItem[] = []): Promise<TransactItem[]> {
   const invited = logPut(orgId, r.packageId, r.id, 'invited', now);
-  await transactWrite([{ Put: { TableName: tableName(), Item: { ...rcptKey(orgId, r.packageId, r.id), entity: 'DisclosureRecipient', orgId, ...r }, ConditionExpression: 'attribute_not_exists(SK)' } }, invited]);
+  await transactWrite([{ Put: { TableName: tableName(), Item: { ...rcptKey(orgId, r.packageId, r.id), entity: 'DisclosureRecipient', orgId, ...r }, ConditionExpression: 'attribute_not_exists(SK)' } }, invited, ...items]);
   const { PK, SK } = invited.Put!.Item!;
   return [
     { Delete: { TableName: tableName(), Key: rcptKey(orgId, r.packageId, r.id) } },
     { Delete: { TableName: tableName(), Key: { PK, SK } } },
   ];
+}
+
+/**
+ * The `Update` recording the outcome of a recipient's share email (the send worker, in the transaction that closes
+ * the send); conditional on the recipient existing, so a purged package gets no stray item.
+ */
+export function recipientEmailUpdate(orgId: string, packageId: string, recipientId: string, emailStatus: 'sent' | 'failed' | 'unknown', emailDetail: string | null): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: rcptKey(orgId, packageId, recipientId),
+      UpdateExpression: 'SET emailStatus = :s, emailDetail = :d',
+      ConditionExpression: 'attribute_exists(SK)',
+      ExpressionAttributeValues: { ':s': emailStatus, ':d': emailDetail },
+    },
+  };
 }
 
 /**

@@ -15,6 +15,8 @@ export const proposalPk = (orgId: string, proposalId: string) => `ORG#${orgId}#P
 export const commsPk = (orgId: string, transactionId: string) => `${txnPk(orgId, transactionId)}#COMMS`;
 /** Reference item locating a message in its deal's communications partition (status updates, replies). */
 export const messageRefPk = (orgId: string, messageId: string) => `ORG#${orgId}#MSG#${messageId}`;
+/** A service email queued for the send worker (shared/db/service-emails.ts). */
+export const serviceEmailPk = (orgId: string, emailId: string) => `ORG#${orgId}#SVCMAIL#${emailId}`;
 /** An SMS conversation (shared/db/conversations.ts). */
 export const threadPk = (orgId: string, threadId: string) => `ORG#${orgId}#THREAD#${threadId}`;
 /** A contact (shared/db/contacts.ts). */
@@ -51,6 +53,8 @@ export const oauthPk = {
   code: (codeHash: string) => `OAUTHCODE#${codeHash}`,
   grant: (grantId: string) => `OAUTHGRANT#${grantId}`,
   refresh: (tokenHash: string) => `OAUTHREFRESH#${tokenHash}`,
+  /** The public key that signs access tokens, by its `kid` (shared/db/signing-keys.ts). */
+  signingKey: (kid: string) => `OAUTHKEY#${kid}`,
 };
 
 /**

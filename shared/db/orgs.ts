@@ -10,7 +10,7 @@ import { db, tableName } from '#db/client';
 import { gsi1, gsi2, orgPk } from '#db/keys';
 import { apiKeyItem, newKeyValue } from '#db/api-keys';
 import { statusVocabularyItem } from '#db/statuses';
-import { transactWrite } from '#db/transact';
+import { transactWrite, type TransactItem } from '#db/transact';
 import type { Scope } from '#api/types';
 
 export interface Organization {
@@ -43,7 +43,8 @@ export const orgItemKey = (orgId: string) => ({ PK: orgPk(orgId), SK: 'ORG' });
 const userItem = (orgId: string, u: OrgUser) => ({ PK: orgPk(orgId), SK: `USER#${u.userId}`, GSI2PK: gsi2.userByEmail(u.email), GSI2SK: orgPk(orgId), entity: 'User', orgId, ...u });
 
 /**
- * Creates an organization with its owner, default statuses and starter keys.
+ * Creates an organization with its owner, default statuses and starter keys, in one transaction.
+ * @param also writes to commit with it (the owner's queued invitation), given the new ids
  * @returns the ids and the one-time key values `{ orgId, ownerUserId, keys: { read, draft, actions } }`
  */
 export async function createOrganization(input: {
@@ -53,7 +54,7 @@ export async function createOrganization(input: {
   ownerLastName?: string;
   /** Provisioned by this partner (shared/db/partners.ts): the item is marked and listed under it; no starter keys. */
   partnerId?: string;
-}) {
+}, also: (created: { orgId: string; owner: OrgUser }) => TransactItem[] = () => []) {
   const orgId = randomUUID();
   const owner: OrgUser = {
     userId: randomUUID(),
@@ -78,14 +79,18 @@ export async function createOrganization(input: {
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     })),
+    ...also({ orgId, owner }),
   ]);
   return { orgId, ownerUserId: owner.userId, owner, createdAt: org.createdAt, keys };
 }
 
-/** Adds a member (used by seeding and the operator CLI). */
-export async function addUser(orgId: string, user: Omit<OrgUser, 'userId' | 'createdAt'>): Promise<OrgUser> {
+/**
+ * Adds a member (seeding, the operator CLI, a partner's seat invitation).
+ * @param also writes to commit with it (the member's queued invitation), given the new member
+ */
+export async function addUser(orgId: string, user: Omit<OrgUser, 'userId' | 'createdAt'>, also: (u: OrgUser) => TransactItem[] = () => []): Promise<OrgUser> {
   const u: OrgUser = { ...user, userId: randomUUID(), createdAt: new Date().toISOString() };
-  await transactWrite([{ Put: { TableName: tableName(), Item: userItem(orgId, u), ConditionExpression: 'attribute_not_exists(SK)' } }]);
+  await transactWrite([{ Put: { TableName: tableName(), Item: userItem(orgId, u), ConditionExpression: 'attribute_not_exists(SK)' } }, ...also(u)]);
   return u;
 }
 

@@ -76,12 +76,20 @@ export async function getOutboundSend(orgId: string, messageId: string): Promise
  * Records the attempt before the provider is called: `queued` → `sending` with `attemptAt = now`, conditionally.
  * @returns true when this call owns the attempt; false when another already started (or finished) it
  */
-export async function claimOutboundSend(orgId: string, messageId: string, now: Date): Promise<boolean> {
+export const claimOutboundSend = (orgId: string, messageId: string, now: Date): Promise<boolean> => claimSendAttempt(key(orgId, messageId), now);
+
+/**
+ * The attempt rule of any queued send item (`state`, `attemptAt`; this module's sends and shared/db/service-emails.ts):
+ * `queued` → `sending` with `attemptAt = now`, conditional on `queued`.
+ * @param Key the send item's key
+ * @returns true when this call owns the attempt; false when another already started (or finished) it
+ */
+export async function claimSendAttempt(Key: Record<string, string>, now: Date): Promise<boolean> {
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: key(orgId, messageId),
+        Key,
         UpdateExpression: 'SET #s = :sending, attemptAt = :now',
         ConditionExpression: '#s = :queued',
         ExpressionAttributeNames: { '#s': 'state' },
@@ -99,11 +107,14 @@ export async function claimOutboundSend(orgId: string, messageId: string, now: D
  * The `Update` that closes a send: `sending` → `state`, payload dropped, TTL set. In the transaction that marks the
  * message, so the thread and the send never disagree.
  */
-export function outboundSendFinish(orgId: string, messageId: string, state: 'sent' | 'failed' | 'unknown', now: Date): TransactItem {
+export const outboundSendFinish = (orgId: string, messageId: string, state: 'sent' | 'failed' | 'unknown', now: Date): TransactItem => sendAttemptFinish(key(orgId, messageId), state, now);
+
+/** The `Update` that closes any send item (`sending` → `state`, `payload` dropped, TTL `SEND_RETENTION_SECONDS`). */
+export function sendAttemptFinish(Key: Record<string, string>, state: 'sent' | 'failed' | 'unknown', now: Date): TransactItem {
   return {
     Update: {
       TableName: tableName(),
-      Key: key(orgId, messageId),
+      Key,
       UpdateExpression: 'SET #s = :state, finishedAt = :now, #ttl = :ttl REMOVE payload',
       ConditionExpression: '#s = :sending',
       ExpressionAttributeNames: { '#s': 'state', '#ttl': 'ttl' },
@@ -117,12 +128,15 @@ export function outboundSendFinish(orgId: string, messageId: string, state: 'sen
  * with an error, or the attempt failed before calling it), so a retry may send it.
  * @returns false when the send was not `sending` at `attemptAt`
  */
-export async function releaseOutboundSend(orgId: string, messageId: string, attemptAt: string): Promise<boolean> {
+export const releaseOutboundSend = (orgId: string, messageId: string, attemptAt: string): Promise<boolean> => releaseSendAttempt(key(orgId, messageId), attemptAt);
+
+/** `releaseOutboundSend` for any send item. @param Key the send item's key @returns false when it was not `sending` at `attemptAt` */
+export async function releaseSendAttempt(Key: Record<string, string>, attemptAt: string): Promise<boolean> {
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: key(orgId, messageId),
+        Key,
         UpdateExpression: 'SET #s = :queued, attemptAt = :null',
         ConditionExpression: '#s = :sending AND attemptAt = :at',
         ExpressionAttributeNames: { '#s': 'state' },

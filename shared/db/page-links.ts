@@ -10,9 +10,10 @@
  * issued at or before it no longer opens. Links issued later (the next `GET`) work.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { txnPk } from '#db/keys';
+import type { TransactItem } from '#db/transact';
 
 /** What a page link opens. */
 export type PageTarget =
@@ -31,13 +32,13 @@ export const newPageToken = () => randomBytes(32).toString('base64url');
 
 /** Stores the link of `token` (conditional: a token is never reused). */
 export async function createPageLink(token: string, link: PageLink): Promise<void> {
-  const ttl = Math.floor(Date.parse(link.expiresAt) / 1000) + 86_400;
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...key(token), entity: 'PageLink', ...link, ttl }, ConditionExpression: 'attribute_not_exists(PK)' }));
+  await db().send(new PutCommand(pageLinkPut(token, link).Put!));
 }
 
-/** Deletes the link of `token` (one never handed out: its email could not be sent). */
-export async function deletePageLink(token: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: key(token) }));
+/** The conditional `Put` of a new link, for a transaction (a disclosure recipient with its link and share email). */
+export function pageLinkPut(token: string, link: PageLink): TransactItem {
+  const ttl = Math.floor(Date.parse(link.expiresAt) / 1000) + 86_400;
+  return { Put: { TableName: tableName(), Item: { ...key(token), entity: 'PageLink', ...link, ttl }, ConditionExpression: 'attribute_not_exists(PK)' } };
 }
 
 /** The kinds of link a deal issues (and revokes) as a whole. */

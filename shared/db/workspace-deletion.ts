@@ -8,7 +8,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '#db/client';
 import { orgItemKey } from '#db/orgs';
 import { keyFreezeUpdates } from '#db/api-keys';
-import { transactWrite } from '#db/transact';
+import { transactWrite, type TransactItem } from '#db/transact';
 import { Conflict } from '#domain/errors';
 
 /** A scheduled deletion. Times are ISO UTC. */
@@ -33,10 +33,10 @@ export async function getDeletionState(orgId: string, consistent = false): Promi
 }
 
 /**
- * Records a scheduled deletion and freezes every key, atomically.
+ * Records a scheduled deletion and freezes every key, atomically, with `also` (the owner's queued notice).
  * @throws Conflict when a deletion is already scheduled (a concurrent request won)
  */
-export async function recordDeletionScheduled(orgId: string, d: DeletionState): Promise<void> {
+export async function recordDeletionScheduled(orgId: string, d: DeletionState, also: TransactItem[] = []): Promise<void> {
   await transactWrite(
     [
       {
@@ -49,6 +49,7 @@ export async function recordDeletionScheduled(orgId: string, d: DeletionState): 
         },
       },
       ...(await keyFreezeUpdates(orgId, d.dueAt)),
+      ...also,
     ],
     () => new Conflict('A deletion of this workspace is already scheduled.'),
   );

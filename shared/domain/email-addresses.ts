@@ -10,6 +10,9 @@ const ADDRESS = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,
 /** At most this many recipients in all (SES's limit is 50 per message). */
 export const MAX_RECIPIENTS = 50;
 
+/** Total attachment bytes per email (base64 in MIME adds a third; SES v2 takes 40 MB). */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
 /** True for one valid address. */
 export const isEmailAddress = (s: string): boolean => s.length <= 254 && ADDRESS.test(s);
 

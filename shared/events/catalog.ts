@@ -37,6 +37,8 @@ export interface EventPayloads {
   'message.received': { transactionId: string; communicationId: string; channel: 'email' | 'sms' | 'in_app'; from: string; fromName: string | null; subject: string | null };
   /** An outbound message recorded `queued`; the send worker (functions/message-send) hands it to the provider. */
   'message.queued': { transactionId: string; communicationId: string; channel: 'email' | 'sms'; scheduledMessageId: string | null };
+  /** A service email (disclosure share, invitation, workspace notice) recorded queued; the send worker sends it (shared/db/service-emails.ts). */
+  'service_email.queued': { emailId: string; purpose: 'disclosure_share' | 'partner_invitation' | 'workspace_notice' };
 }
 
 export type EventType = keyof EventPayloads;
@@ -68,7 +70,14 @@ export const EVENT_CATALOG: { readonly [T in EventType]: EventTypeEntry } = {
   'webhook.redelivery_requested': { description: 'Webhook deliveries are redelivered (POST /webhooks/{id}/redeliver and .../deliveries/{deliveryId}/redeliver).', webhook: false },
   'message.received': { description: 'An inbound email or text reply is threaded to a deal.', webhook: false },
   'message.queued': { description: 'An outbound email or text is recorded queued, for the send worker.', webhook: false },
+  'service_email.queued': { description: "An email in the service's own name (a disclosure share, an invitation, a workspace notice) is recorded queued, for the send worker.", webhook: false },
 };
+
+/**
+ * The events the send worker (functions/message-send) consumes: its stream mapping's filter (lib/messaging/
+ * send-worker.ts) and the local runtime's stand-in (lib/local/message-send.ts) let only these through.
+ */
+export const SEND_WORKER_EVENTS = ['message.queued', 'service_email.queued'] as const satisfies readonly EventType[];
 
 /** The spec's webhook catalog (spec "Events"): event type → when it fires, for `GET /webhook-events` and subscription validation. */
 export const EVENT_TYPES: Readonly<Record<string, string>> = Object.fromEntries(

@@ -1,38 +1,35 @@
 /**
- * The blob store port: uploaded documents in S3. The client is created once per process, lazily, so the
- * local runtime and tests can set the environment first. `S3_ENDPOINT` points it at the local s3rver
- * (path-style addressing, s3rver's dummy credentials `S3RVER`/`S3RVER`); in AWS it is unset and the SDK's
- * defaults (region, credentials from the Lambda role) apply. The bucket is `DOCUMENTS_BUCKET`.
+ * The blob store port: uploaded documents in S3. Presigned URLs and the single-object calls of the request path
+ * (put, head, delete) go through shared/ports/s3-object-requests.ts, without the S3 client, so an API group that
+ * makes only those bundles none of it; reading, streaming, listing and batch deletes (workers) use the S3 client,
+ * created once per process, lazily, so the local runtime and tests can set the environment first.
+ * `S3_ENDPOINT` points both at the local s3rver (path-style addressing, s3rver's dummy credentials
+ * `S3RVER`/`S3RVER`); in AWS it is unset and the SDK's defaults (region, credentials from the Lambda role) apply.
+ * The bucket is `DOCUMENTS_BUCKET`.
  *
  * Keys are tenant-prefixed: `org/<orgId>/documents/<documentId>/<safeFileName>` (see `documentKey`), so an
  * S3 notification alone names the organization and the document it belongs to.
  */
 import {
-  DeleteObjectCommand,
   DeleteObjectsCommand,
   ListObjectsV2Command,
   GetObjectCommand,
-  HeadObjectCommand,
   NotFound,
   NoSuchKey,
-  PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import { traced } from '#observability/powertools';
 import { config } from '#ports/config';
-
-/** s3rver's built-in access key pair (it refuses unknown access keys; it does not verify V4 signatures). */
-export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+import { LOCAL_S3_CREDENTIALS, presignObjectUrl, sendObjectRequest } from '#ports/s3-object-requests';
 
 let client: S3Client | undefined;
 
 /**
- * The shared S3 client. Checksums are computed only when an operation requires them: with the SDK's
- * default (`WHEN_SUPPORTED`) a presigned PUT would carry the CRC32 of an empty body and every upload to it
- * would be refused. Captured by the Tracer when tracing is on.
+ * The shared S3 client (reads, listings, batch deletes and the archive uploads of shared/ports/archive-upload.ts).
+ * Checksums are computed and validated only when an operation requires them (the SDK's default, `WHEN_SUPPORTED`,
+ * adds one to every upload and checks every download). Captured by the Tracer when tracing is on.
  */
 export function s3(): S3Client {
   if (!client) {
@@ -105,22 +102,23 @@ export function parseDocumentKey(key: string): { orgId: string; documentId: stri
   return m ? { orgId: m[1], documentId: m[2], fileName: m[3] } : undefined;
 }
 
-/** Stores `body` at `key` in the documents bucket. */
+/**
+ * Stores `body` at `key` in the documents bucket (one `PutObject`, type and length signed).
+ * @throws S3RequestError when S3 refuses it (after retries of a 5xx)
+ */
 export async function putObject(key: string, body: Uint8Array, contentType: string): Promise<void> {
-  await s3().send(new PutObjectCommand({ Bucket: documentsBucket(), Key: key, Body: body, ContentType: contentType, ContentLength: body.byteLength }));
+  await sendObjectRequest('PUT', key, { body, headers: { 'content-type': contentType, 'content-length': String(body.byteLength) } });
 }
 
 /**
- * The object's bytes, or a byte range of them.
+ * The object's bytes, or a byte range of them: one presigned `GetObject` sent with `fetch`
+ * (shared/ports/s3-object-requests.ts), so a function that only reads whole objects needs no S3 client.
  * @param range inclusive byte offsets (HTTP `Range: bytes=start-end`); a range past the end is cut short
- * @throws Error (S3's `NoSuchKey`) when the object does not exist
+ * @throws S3RequestError named `NoSuchKey` when the object does not exist
  */
 export async function getObjectBytes(key: string, range?: { start: number; end: number }): Promise<Uint8Array> {
-  const out = await s3().send(
-    new GetObjectCommand({ Bucket: documentsBucket(), Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
-  );
-  if (!out.Body) return new Uint8Array();
-  return out.Body.transformToByteArray();
+  const res = await sendObjectRequest('GET', key, range ? { headers: { range: `bytes=${range.start}-${range.end}` } } : {});
+  return res!.body;
 }
 
 /**
@@ -137,15 +135,13 @@ export async function getObjectStream(key: string): Promise<{ stream: Readable; 
   }
 }
 
-/** Size (bytes) and content type of an object; undefined when it does not exist. */
+/**
+ * Size (bytes) and content type of an object (one `HeadObject`); undefined when it does not exist.
+ * @throws S3RequestError for any other refusal (`Forbidden`)
+ */
 export async function headObject(key: string): Promise<{ size: number; contentType: string | null } | undefined> {
-  try {
-    const out = await s3().send(new HeadObjectCommand({ Bucket: documentsBucket(), Key: key }));
-    return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? null };
-  } catch (err) {
-    if (isMissing(err)) return undefined;
-    throw err;
-  }
+  const res = await sendObjectRequest('HEAD', key);
+  return res && { size: Number(res.headers.get('content-length') ?? 0), contentType: res.headers.get('content-type') };
 }
 
 /**
@@ -154,12 +150,11 @@ export async function headObject(key: string): Promise<{ size: number; contentTy
  * @param expiresSeconds validity in seconds (S3 allows at most 604 800)
  */
 export async function presignPut(key: string, contentType: string, expiresSeconds: number, contentLength?: number): Promise<string> {
-  return getSignedUrl(
-    s3(),
-    new PutObjectCommand({ Bucket: documentsBucket(), Key: key, ContentType: contentType, ...(contentLength !== undefined ? { ContentLength: contentLength } : {}) }),
-    // Sign Content-Type too (the presigner leaves it unsigned by default), so S3 refuses another type.
-    { expiresIn: expiresSeconds, signableHeaders: new Set(['content-type']) },
-  );
+  return presignObjectUrl('PUT', key, {
+    expiresSeconds,
+    // Content-Type is signed too, so S3 refuses another type.
+    headers: { 'content-type': contentType, ...(contentLength !== undefined ? { 'content-length': String(contentLength) } : {}) },
+  });
 }
 
 /**
@@ -169,20 +164,18 @@ export async function presignPut(key: string, contentType: string, expiresSecond
  *   `Content-Disposition`, with an RFC 5987 `filename*` for non-ASCII names)
  */
 export async function presignGet(key: string, expiresSeconds: number, downloadName?: string): Promise<string> {
-  return getSignedUrl(
-    s3(),
-    new GetObjectCommand({
-      Bucket: documentsBucket(),
-      Key: key,
-      ...(downloadName ? { ResponseContentDisposition: contentDisposition(downloadName) } : {}),
-    }),
-    { expiresIn: expiresSeconds },
-  );
+  return presignObjectUrl('GET', key, {
+    expiresSeconds,
+    query: downloadName ? { 'response-content-disposition': contentDisposition(downloadName) } : undefined,
+  });
 }
 
-/** Deletes the object at `key` (deleting a missing object succeeds, as in S3). */
+/**
+ * Deletes the object at `key` (one `DeleteObject`; deleting a missing object succeeds, as in S3).
+ * @throws S3RequestError when S3 refuses it
+ */
 export async function deleteObject(key: string): Promise<void> {
-  await s3().send(new DeleteObjectCommand({ Bucket: documentsBucket(), Key: key }));
+  await sendObjectRequest('DELETE', key);
 }
 
 /**

@@ -57,6 +57,14 @@ export const config = {
   get s3Endpoint(): string | undefined {
     return read('S3_ENDPOINT');
   },
+  /**
+   * `AWS_ENDPOINT_URL_S3`, else `AWS_ENDPOINT_URL`: the SDK's own endpoint override, read again by the presigned S3
+   * requests (shared/ports/s3-object-requests.ts) that do not go through the SDK's client. Set by the assembly
+   * runtime (its AWS gateway); unset in AWS.
+   */
+  get awsEndpointUrlS3(): string | undefined {
+    return read('AWS_ENDPOINT_URL_S3') ?? read('AWS_ENDPOINT_URL');
+  },
 
   // --- Webhooks --------------------------------------------------------------------------------------------------
 
@@ -209,7 +217,7 @@ export const config = {
 
 /** Every variable {@link config} reads (the test of this module checks the list against the sources). */
 export const CONFIG_VARIABLES = [
-  'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'DOCUMENTS_BUCKET', 'S3_ENDPOINT',
+  'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'DOCUMENTS_BUCKET', 'S3_ENDPOINT', 'AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL',
   'WEBHOOK_QUEUE_URL', 'SQS_ENDPOINT', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_BREAKER_THRESHOLD', 'LOCAL_MODE',
   'EXTRACTION_STATE_MACHINE_ARN', 'SFN_ENDPOINT', 'TEXTRACT_ENDPOINT', 'TESSERACT_WORKERS',
   'MAIL_TRANSPORT', 'LOCAL_SMTP_URL', 'MAIL_FROM_ADDRESS', 'INBOUND_MAIL_DOMAIN', 'SES_CONFIGURATION_SET',

@@ -1,7 +1,7 @@
 /**
  * S3 key prefixes that the handlers and the infrastructure (lib/) share: the bucket notifications, lifecycle rules
  * and IAM grants are scoped to them. This module imports nothing, so lib/ can import it without pulling a handler's
- * dependencies (mailparser, the AWS SDK clients) into synthesis.
+ * dependencies (postal-mime, the AWS SDK clients) into synthesis.
  */
 
 /** Received emails in the inbound-mail bucket: `inbound/<SES message id>` (the SES receipt rule's S3 action). */

@@ -3,7 +3,9 @@
  * (RFC 7517). In AWS (`OAUTH_SIGNING_KEY_ID` set) the private key never leaves AWS KMS (an `ECC_NIST_P256`
  * `SIGN_VERIFY` key; shared/ports/token-signer/kms.ts); locally a P-256 key is generated once per process, or read
  * from `OAUTH_LOCAL_KEY_FILE` when set (so tokens survive a restart of `npm start`). Only adapters read the
- * environment.
+ * environment. Only the OAuth function (the issuer) uses this port: it publishes the public key in the table before
+ * signing (shared/use-cases/oauth.ts), and the API's functions verify with that (shared/use-cases/access-tokens.ts),
+ * so they never load an adapter here, nor the KMS client.
  */
 import { config } from '#ports/config';
 

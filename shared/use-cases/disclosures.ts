@@ -1,17 +1,17 @@
 /**
  * Disclosure packages (spec "Disclosure packages"; states: activate and revoke are idempotent). A package lists
  * uploaded documents of the organization (of its deal, when it names one); each invited recipient gets an email with
- * their own expiring link to `/d/{token}`, a page listing the documents (downloadable when `allowDownloads`) that
+ * their own expiring link to `/d/{token}` (queued for the send worker with the recipient), a page listing the documents (downloadable when `allowDownloads`) that
  * records views and, when `requireAck`, the recipient's acknowledgement. Revoking a recipient ends their access at
  * once: the page reads the recipient on every request.
  */
 import { randomUUID } from 'node:crypto';
 import { findDocument } from '#db/documents';
 import { getContact } from '#db/contacts';
+import { findEmailSuppression } from '#db/consent';
 import { getOrganization } from '#db/orgs';
 import { getTransactionHead } from '#db/transactions';
-import { createPageLink, deletePageLink, newPageToken } from '#db/page-links';
-import { transactWrite } from '#db/transact';
+import { newPageToken, pageLinkPut } from '#db/page-links';
 import {
   addRecipient,
   createPackage,
@@ -27,7 +27,7 @@ import { Conflict, InvalidInput, NotFound } from '#domain/errors';
 import { isEmailAddress } from '#domain/email-addresses';
 import { outboxPut } from '#db/outbox';
 import type { Actor } from '#events/outbox';
-import { sendServiceEmail } from '#use-cases/service-mail';
+import { queuedServiceEmailItems } from '#use-cases/messaging/queue-service-email';
 
 /** Days a recipient's link works when neither the request nor the package says. */
 export const DEFAULT_RECIPIENT_DAYS = 30;
@@ -123,13 +123,14 @@ export interface RecipientInput {
 }
 
 /**
- * Invites a recipient: stores them, issues their link and emails it (from the service's sender, the organization's
- * name as display name). The link is stored before the email is sent, so an email never carries a dead link; when
- * the email cannot be sent, the recipient and their link are taken back before the error is thrown, so a retry does
- * not leave a second recipient.
+ * Invites a recipient: stores them, their link and their share email (from the service's sender, the organization's
+ * name as display name) queued for the send worker, in one transaction, and answers without waiting for the send.
+ * The recipient's `emailStatus` is `queued`, then `sent`, `failed` or `unknown` (set by
+ * shared/use-cases/messaging/deliver-service-email.ts); a failed share keeps the recipient, so the team sees it and
+ * may revoke them and invite again. A retry of the call is answered by its Idempotency-Key, not by a second recipient.
  * @param baseUrl origin of the public pages
  * @throws NotFound for an unknown package; InvalidInput for the address, contact or expiry; Conflict when the
- *   package is not active (activate it first); MailRejected / Error from the mail transport
+ *   package is not active (activate it first) or the address is suppressed (a bounce or complaint)
  */
 export async function inviteDisclosureRecipient(actor: Actor, packageId: string, input: RecipientInput, baseUrl: string, now: Date): Promise<{ state: PackageState; recipient: DisclosureRecipient }> {
   const state = await getPackageState(actor.orgId, packageId);
@@ -141,6 +142,9 @@ export async function inviteDisclosureRecipient(actor: Actor, packageId: string,
   }
   if (!email) throw new InvalidInput({ email: 'is required (or contactId of a contact with an email address)' });
   if (!isEmailAddress(email)) throw new InvalidInput({ email: 'is not an email address' });
+  // As for deal email: an address that bounced or complained is not emailed again (checked again before sending).
+  const suppressed = await findEmailSuppression(email);
+  if (suppressed) throw new Conflict(`${email} is suppressed after a ${suppressed.reason} on ${suppressed.suppressedAt.slice(0, 10)}; it is not emailed again.`);
   const requested = future(input.expiresAt, 'expiresAt', now);
   if (state.pkg.expiresAt && Date.parse(state.pkg.expiresAt) <= now.getTime()) throw new Conflict('The package has expired; create a new one.');
   if (state.pkg.status !== 'active') throw new Conflict('The package is a draft; activate it before inviting recipients.');
@@ -162,10 +166,10 @@ export async function inviteDisclosureRecipient(actor: Actor, packageId: string,
     lastViewedAt: null,
     viewCount: 0,
     acknowledgedAt: null,
+    emailStatus: 'queued',
+    emailDetail: null,
   };
   const token = newPageToken();
-  const undo = await addRecipient(actor.orgId, recipient, now);
-  await createPageLink(token, { kind: 'disclosure', packageId, recipientId: recipient.id, orgId: actor.orgId, expiresAt, createdAt: now.toISOString(), createdBy: actor.userId });
   const org = await getOrganization(actor.orgId);
   const sender = org?.name ?? 'Your transaction team';
   const lines = [
@@ -177,14 +181,10 @@ export async function inviteDisclosureRecipient(actor: Actor, packageId: string,
     `Open it here: ${baseUrl}/d/${token}`,
     `The link is yours alone and works until ${expiresAt.slice(0, 10)}.${state.pkg.requireAck ? ' Please acknowledge receipt on the page.' : ''}`,
   ];
-  try {
-    await sendServiceEmail({ to: email, fromName: sender, subject: `${state.pkg.name}: documents shared with you`, text: lines.join('\n') });
-  } catch (err) {
-    // Nothing reached the recipient: take them back, so the call's retry adds exactly one recipient.
-    await transactWrite(undo);
-    await deletePageLink(token);
-    throw err;
-  }
+  const share = queuedServiceEmailItems(actor, 'disclosure_share', { to: email, fromName: sender, subject: `${state.pkg.name}: documents shared with you`, text: lines.join('\n') }, { kind: 'disclosure_recipient', packageId, recipientId: recipient.id }, now);
+  // The link is stored with the email, so the email never carries a dead link.
+  const link = pageLinkPut(token, { kind: 'disclosure', packageId, recipientId: recipient.id, orgId: actor.orgId, expiresAt, createdAt: now.toISOString(), createdBy: actor.userId });
+  await addRecipient(actor.orgId, recipient, now, [link, ...share.items]);
   return { state: await getPackageState(actor.orgId, packageId), recipient };
 }
 

@@ -1,20 +1,18 @@
 /**
  * The OAuth 2.1 authorization server's rules (spec "OAuth 2.1 flow", "Limits"): code redemption with PKCE, token
- * issue, refresh-token rotation with reuse detection, revocation, and the API's check of an access token.
+ * issue, refresh-token rotation with reuse detection, revocation. The API's check of an access token is
+ * shared/use-cases/access-tokens.ts, which the API's functions import instead of this module (it holds the signer).
  *
  * - Authorization code: 60 s, single use; a replayed code revokes the grant it issued (RFC 9700 §4.2.4 / OAuth 2.1
  *   §4.1.3). Of parallel redemptions exactly one succeeds (a conditional write).
  * - Access token: a JWT (RFC 9068: `typ: at+jwt`; `iss`, `sub`, `aud`, `exp`, `iat`, `jti`, `client_id`, `scope`, plus
- *   `org_id`, `org_name`, `name` and `gid`, its grant), 1 hour, signed ES256 by the signing-key port.
+ *   `org_id`, `org_name`, `name` and `gid`, its grant), 1 hour, signed ES256 by the signing-key port, whose public
+ *   key is published in the table (shared/db/signing-keys.ts) before the first token it signs.
  * - Refresh token: opaque, 90 days, rotated on every use. Presenting a used one is a replay: every grant of that user
  *   and client is revoked, so every live access and refresh token dies, the newest included (RFC 9700 §4.14.2).
- * - The API authenticates a token by its signature, then counts the request on its grant item (one conditional
- *   `UpdateItem`, which also refuses a revoked grant), then re-reads the membership (a removed user gets 401 at once).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { JwtVerifier } from 'aws-jwt-verify';
 import type { Scope } from '#api/types';
-import { countOnCredential, KeyRejected, type Bucket, type Principal } from '#db/api-keys';
 import {
   consumeCode,
   createGrant,
@@ -22,15 +20,18 @@ import {
   getGrant,
   getRefresh,
   grantIdsOf,
-  grantItemKey,
   newSecret,
   revokeGrant,
   rotateRefresh,
   type Grant,
 } from '#db/oauth';
 import { getOrganization, getUser, isMember } from '#db/orgs';
-import { getDeletionState } from '#db/workspace-deletion';
-import { tokenSigner } from '#ports/token-signer';
+import { tableName } from '#db/client';
+import { publishSigningKey } from '#db/signing-keys';
+import { tokenSigner, type TokenSigner } from '#ports/token-signer';
+import { TokenRejected, verifiedClaims } from '#use-cases/access-tokens';
+
+export { acceptedAudiences } from '#use-cases/access-tokens';
 
 /** Spec "Limits". */
 export const CODE_TTL_MS = 60_000;
@@ -59,24 +60,40 @@ export interface TokenResponse {
   scope: string;
 }
 
-/**
- * The resource identifiers (RFC 8707) this service's tokens may be issued for, on the origin it is served from: the
- * origin itself (the default `aud`), the REST API (`/api/v1`) and the MCP endpoint (`/mcp`).
- */
-export const acceptedAudiences = (origin: string): string[] => [origin, `${origin}/`, `${origin}/api/v1`, `${origin}/mcp`];
-
 /** RFC 7636 §4.6: BASE64URL(SHA256(ASCII(code_verifier))). */
 export const s256 = (verifier: string): string => createHash('sha256').update(verifier, 'ascii').digest('base64url');
 
 /** RFC 7636 §4.1: 43–128 characters of [A-Z a-z 0-9 - . _ ~]. */
 export const isValidVerifier = (v: string): boolean => /^[A-Za-z0-9\-._~]{43,128}$/.test(v);
 
+/** table|kid → the publication of that signing key (once per container, per table). */
+const published = new Map<string, Promise<void>>();
+
+/**
+ * The signer, once its public key is published where the API's functions read it (shared/db/signing-keys.ts): a
+ * token only exists after its key is readable, so a verifier may refuse any `kid` it cannot find.
+ */
+async function publishedSigner(): Promise<TokenSigner> {
+  const signer = await tokenSigner();
+  const entry = `${tableName()}|${signer.kid}`;
+  let done = published.get(entry);
+  if (!done) {
+    const jwk = (await signer.publicJwks()).keys.find((k) => k.kid === signer.kid);
+    if (!jwk) throw new Error(`the signer's JWKS lacks its own kid ${signer.kid}`);
+    done = publishSigningKey(jwk);
+    published.set(entry, done);
+    done.catch(() => published.delete(entry)); // a failed put is retried by the next token
+  }
+  await done;
+  return signer;
+}
+
 /** Signs an access token of `grant` for `scopes`. */
 async function accessToken(grant: Grant, scopes: Scope[], issuer: string, now: Date): Promise<string> {
   const [org, user] = await Promise.all([getOrganization(grant.orgId), getUser(grant.orgId, grant.userId)]);
   const name = [user?.firstName, user?.lastName].filter(Boolean).join(' ');
   const iat = Math.floor(now.getTime() / 1000);
-  return (await tokenSigner()).sign(
+  return (await publishedSigner()).sign(
     {
       iss: issuer,
       sub: grant.userId,
@@ -166,77 +183,18 @@ export async function revokeToken(token: string, clientId: string | undefined, i
   let grantId: string | undefined;
   const rec = await getRefresh(token);
   if (rec) grantId = rec.grantId;
-  else if (token.split('.').length === 3) grantId = (await verifiedClaims(token, issuer).catch(() => undefined))?.gid;
+  else if (token.split('.').length === 3) {
+    grantId = (
+      await verifiedClaims(token, issuer).catch((err: unknown) => {
+        if (err instanceof TokenRejected) return undefined;
+        throw err;
+      })
+    )?.gid;
+  }
   if (!grantId) return;
   const grant = await getGrant(grantId);
   if (!grant || (clientId !== undefined && grant.clientId !== clientId)) return;
   await revokeGrant(grantId, now);
-}
-
-/** The claims of a verified access token. */
-export interface AccessClaims {
-  sub: string;
-  org_id: string;
-  client_id: string;
-  scope: string;
-  gid: string;
-}
-
-const makeVerifier = (issuer: string) =>
-  JwtVerifier.create({
-    issuer,
-    audience: acceptedAudiences(issuer),
-    jwksUri: `${issuer}/.well-known/jwks.json`,
-    customJwtCheck: ({ header, payload }) => {
-      if (header.typ !== 'at+jwt') throw new Error('not an access token (typ)');
-      for (const c of ['sub', 'org_id', 'client_id', 'scope', 'gid']) if (typeof payload[c] !== 'string') throw new Error(`missing ${c}`);
-    },
-  });
-const verifiers = new Map<string, ReturnType<typeof makeVerifier>>();
-
-/**
- * Verifies signature (ES256 with the service's JWKS; `alg: none`, another key or another algorithm refused), `typ`
- * (`at+jwt`), `iss` (this origin), `aud` (one of {@link acceptedAudiences}) and `exp`.
- * @throws Error for any invalid token
- */
-export async function verifiedClaims(token: string, issuer: string): Promise<AccessClaims> {
-  let verifier = verifiers.get(issuer);
-  if (!verifier) {
-    verifier = makeVerifier(issuer);
-    verifier.cacheJwks((await (await tokenSigner()).publicJwks()) as unknown as Parameters<typeof verifier.cacheJwks>[0]);
-    verifiers.set(issuer, verifier);
-  }
-  return (await verifier.verify(token)) as unknown as AccessClaims;
-}
-
-/** The token is not a valid, live credential of a current member. */
-export class TokenRejected extends Error {}
-
-/**
- * Authenticates an OAuth access token on an API call and counts it in `bucket` (spec "OAuth 2.1 flow" step 7).
- * @throws TokenRejected (bad signature, claims, revoked grant, removed member); KeyRateLimited from the counter
- */
-export async function authenticateAccessToken(token: string, issuer: string, bucket: Bucket, operationId: string, now: number): Promise<Principal> {
-  let claims: AccessClaims;
-  try {
-    claims = await verifiedClaims(token, issuer);
-  } catch {
-    throw new TokenRejected('invalid access token');
-  }
-  let principal: Principal;
-  try {
-    principal = await countOnCredential(grantItemKey(claims.gid), bucket, operationId, now);
-  } catch (err) {
-    if (err instanceof KeyRejected) throw new TokenRejected('revoked');
-    throw err;
-  }
-  if (principal.orgId !== claims.org_id || principal.userId !== claims.sub) throw new TokenRejected('token does not match its grant');
-  // Membership and the deletion freeze are re-read on every call: a grant carries neither (an org key's item
-  // carries the freeze flag; a grant item is not rewritten when the workspace is scheduled for deletion).
-  const [member, deletion] = await Promise.all([isMember(principal.orgId, principal.userId, true), getDeletionState(principal.orgId, true)]);
-  if (!member) throw new TokenRejected('not a member');
-  const tokenScopes = claims.scope.split(' ');
-  return { ...principal, scopes: principal.scopes.filter((s) => tokenScopes.includes(s)), ...(deletion ? { frozenUntil: deletion.dueAt } : {}) };
 }
 
 /** Checks a client and its redirect URI (exact string match, RFC 9700 §4.1.3). @returns the client or undefined */

@@ -11,7 +11,8 @@ import { aiPoolUsed, getPartnerOrg, type PartnerOrganization } from '#db/partner
 import { queryAll } from '#db/transactions';
 import { planOf, poolPeriod } from '#domain/plans';
 import { InvalidInput, NotFound } from '#domain/errors';
-import { sendServiceEmail } from '#use-cases/service-mail';
+import type { TransactItem } from '#db/transact';
+import { queuedServiceEmailItems } from '#use-cases/messaging/queue-service-email';
 
 /** The organization as the partner sees it. */
 export async function partnerOrgView(org: PartnerOrganization) {
@@ -26,18 +27,24 @@ export async function ownedOrg(partnerId: string, orgId: string): Promise<Partne
   return org;
 }
 
-async function invitationMail(to: OrgUser, orgName: string, isOwner: boolean): Promise<void> {
+/**
+ * The invitation of `to` (queued for the send worker, in the transaction that adds the member), from the service's
+ * sender with the workspace's name. Its outcome is logged and counted (`ServiceEmailsFailed`); the member exists either way.
+ */
+function invitationItems(orgId: string, to: OrgUser, orgName: string, isOwner: boolean, now: Date): TransactItem[] {
   const greeting = to.firstName ? `Hi ${to.firstName},` : 'Hello,';
   const text = `${greeting}\n\nYou have been ${isOwner ? 'made the owner of' : 'given a seat in'} the workspace "${orgName}" on the transaction-coordination service. Sign in with this email address (${to.email}); a one-time code is emailed to you each time.\n`;
-  await sendServiceEmail({ to: to.email, fromName: orgName, subject: `You are invited to ${orgName}`, text });
+  // The partner is not a member of the organization: the email is the service's (no userId).
+  return queuedServiceEmailItems({ orgId, userId: null }, 'partner_invitation', { to: to.email, fromName: orgName, subject: `You are invited to ${orgName}`, text }, null, now).items;
 }
 
-/** Provisions an organization owned by `owner` and emails the owner an invitation. */
-export async function provisionOrg(partnerId: string, input: { name: string; owner: { email: string; firstName: string; lastName: string } }) {
+/** Provisions an organization owned by `owner`; the owner's invitation email is queued with it. */
+export async function provisionOrg(partnerId: string, input: { name: string; owner: { email: string; firstName: string; lastName: string } }, now = new Date()) {
   const email = input.owner.email.trim().toLowerCase();
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new InvalidInput({ 'owner.email': 'must be an email address' });
-  const created = await createOrganization({ name: input.name, ownerEmail: email, ownerFirstName: input.owner.firstName || undefined, ownerLastName: input.owner.lastName || undefined, partnerId });
-  await invitationMail(created.owner, input.name, true);
+  const created = await createOrganization({ name: input.name, ownerEmail: email, ownerFirstName: input.owner.firstName || undefined, ownerLastName: input.owner.lastName || undefined, partnerId }, (c) =>
+    invitationItems(c.orgId, c.owner, input.name, true, now),
+  );
   return partnerOrgView({ orgId: created.orgId, name: input.name, ownerUserId: created.ownerUserId, createdAt: created.createdAt, partnerId, plan: 'standard' });
 }
 
@@ -80,8 +87,8 @@ export async function activitySummary(org: PartnerOrganization, now: Date) {
 /** Seat roles a partner may give (the owner is set at provisioning). */
 export const SEAT_ROLES = ['admin', 'agent', 'coordinator'] as const;
 
-/** Invites a seat: a new member, emailed. @throws InvalidInput for a bad email or role, a member already, or no free seat */
-export async function inviteSeat(org: PartnerOrganization, input: { email: string; firstName: string | null; lastName: string | null; role: string | null }) {
+/** Invites a seat: a new member, with their invitation email queued. @throws InvalidInput for a bad email or role, a member already, or no free seat */
+export async function inviteSeat(org: PartnerOrganization, input: { email: string; firstName: string | null; lastName: string | null; role: string | null }, now = new Date()) {
   const email = input.email.trim().toLowerCase();
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new InvalidInput({ email: 'must be an email address' });
   const role = (input.role ?? 'agent').toLowerCase();
@@ -90,9 +97,7 @@ export async function inviteSeat(org: PartnerOrganization, input: { email: strin
   if (members.some((m) => m.email === email)) throw new InvalidInput({ email: 'is already a member of this organization' });
   const plan = planOf(org.plan);
   if (members.length >= plan.seats) throw new InvalidInput({ email: `no free seat: the ${plan.id} plan has ${plan.seats}` });
-  const user = await addUser(org.orgId, { email, firstName: input.firstName || null, lastName: input.lastName || null, role: role as OrgUser['role'] });
-  await invitationMail(user, org.name, false);
-  return user;
+  return addUser(org.orgId, { email, firstName: input.firstName || null, lastName: input.lastName || null, role: role as OrgUser['role'] }, (u) => invitationItems(org.orgId, u, org.name, false, now));
 }
 
 /** Removes a seat; the member's OAuth tokens stop at once (membership is re-read). @throws NotFound; InvalidInput for the owner */

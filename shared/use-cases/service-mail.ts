@@ -1,6 +1,9 @@
 /**
- * Email the service sends in its own name (`MAIL_FROM_ADDRESS`): disclosure links, invitations, sign-in codes and
- * workspace notices. Plain text to one recipient, through the plain mail port (SES `Simple` content in AWS).
+ * Email the service sends in its own name (`MAIL_FROM_ADDRESS`), sent directly: plain text to one recipient, through
+ * the plain mail port (SES `Simple` content in AWS). Only workers call it: the send worker for queued disclosure
+ * shares, invitations and deletion notices (shared/use-cases/messaging/deliver-service-email.ts), the oauth function
+ * for sign-in codes (the user is waiting; README "Service email") and the export worker for its notice. The API
+ * groups queue instead (shared/use-cases/messaging/queue-service-email.ts).
  */
 import { serviceSender } from '#ports/mailer';
 import { plainMailer } from '#ports/plain-mailer';

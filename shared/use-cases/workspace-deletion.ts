@@ -11,7 +11,7 @@ import { scheduler } from '#ports/scheduler';
 import { DELETION_GRACE_DAYS, DELETION_GRACE_SECONDS, utcSecondsAfter } from '#domain/workspace-lifecycle';
 import { Forbidden, InvalidInput, NotFound, Unavailable } from '#domain/errors';
 import { logger } from '#observability/powertools';
-import { ownerAddress, publicBaseUrl, sendWorkspaceNotice } from '#use-cases/workspace-mail';
+import { ownerAddress, publicBaseUrl, queuedWorkspaceNotice } from '#use-cases/workspace-mail';
 
 /** Deletion status as the API reports it. Times ISO UTC. */
 export interface DeletionStatus {
@@ -58,10 +58,12 @@ export async function deletionStatus(principal: Principal): Promise<DeletionStat
 }
 
 /**
- * Schedules the deletion: creates the purge schedule at `now` + the grace period, then records the deletion and
- * freezes the keys in one transaction, then emails the owner. A request while one is scheduled returns it as is.
+ * Schedules the deletion: creates the purge schedule at `now` + the grace period, then records the deletion, freezes
+ * the keys and queues the owner's notice (with its cancel link) in one transaction; the send worker emails it. A
+ * request while one is scheduled returns it as is.
  * @param confirmName must equal the workspace name exactly (case and spaces included)
- * @returns the status and whether the notice was emailed (a mail failure does not undo the schedule)
+ * @returns the status and `emailed`: whether this call queued the notice (false when one was already scheduled); a
+ *   notice the worker then fails to send is logged and counted (`ServiceEmailsFailed`), the deletion stands
  * @throws Forbidden (not the owner); InvalidInput `{confirmName}` on a mismatch (nothing scheduled);
  *   Unavailable when the scheduler refuses (nothing scheduled)
  */
@@ -81,6 +83,7 @@ export async function requestDeletion(principal: Principal, confirmName: string 
     dueAt: due.iso,
     scheduleName: purgeScheduleNameOf(deletionId),
   };
+  const notice = await cancelLinkNotice(principal, d, now);
   const sched = await scheduler();
   try {
     await sched.create({ name: d.scheduleName, at: due.at, timezone: 'UTC', target: 'workspace-purge', payload: { orgId: principal.orgId, deletionId } });
@@ -88,22 +91,20 @@ export async function requestDeletion(principal: Principal, confirmName: string 
     throw new Unavailable('The scheduler refused the purge schedule; nothing was scheduled. Retry shortly.', { cause: err });
   }
   try {
-    await recordDeletionScheduled(principal.orgId, d);
+    await recordDeletionScheduled(principal.orgId, d, notice);
   } catch (err) {
     await sched.delete(d.scheduleName).catch(() => false);
     throw err;
   }
-  const emailed = await emailCancelLink(principal.orgId, d).then(
-    () => true,
-    (err: unknown) => (logger.error('deletion notice not sent', { error: err instanceof Error ? err.message : String(err) }), false),
-  );
-  return { ...(await deletionStatus(principal)), alreadyScheduled: false, emailed };
+  return { ...(await deletionStatus(principal)), alreadyScheduled: false, emailed: true };
 }
 
-async function emailCancelLink(orgId: string, d: DeletionState): Promise<void> {
-  const { email, workspaceName } = await ownerAddress(orgId);
+/** The owner's notice of deletion `d`, with the cancel link, queued (the writes for the scheduling transaction). */
+async function cancelLinkNotice(principal: Principal, d: DeletionState, now: Date) {
+  const { email, workspaceName } = await ownerAddress(principal.orgId);
   const cancelUrl = `${publicBaseUrl()}/api/v1/account/deletion/cancel`;
-  await sendWorkspaceNotice(
+  return queuedWorkspaceNotice(
+    principal,
     email,
     `Workspace "${workspaceName}" is scheduled for deletion`,
     [
@@ -116,6 +117,7 @@ async function emailCancelLink(orgId: string, d: DeletionState): Promise<void> {
       '',
       'To keep a copy of your data, request an export first: POST /api/v1/account/export/request.',
     ].join('\n'),
+    now,
   );
 }
 

@@ -11,7 +11,8 @@ import { EXPORT_TTL_SECONDS } from '#domain/workspace-lifecycle';
 import { logger } from '#observability/powertools';
 import { stageRecords } from '#use-cases/export-records';
 import { EXCLUDED_ENTITIES, exportRecord } from '#use-cases/workspace-export';
-import { ownerAddress, sendWorkspaceNotice } from '#use-cases/workspace-mail';
+import { ownerAddress, WORKSPACE_NOTICE_SENDER } from '#use-cases/workspace-mail';
+import { sendServiceEmail } from '#use-cases/service-mail';
 
 /**
  * Builds, stores and delivers export `exportId` (the worker). Archive layout: `records/<Entity>.json` (arrays of
@@ -54,16 +55,18 @@ export async function buildExport(orgId: string, exportId: string, now: Date): P
   const expiresAt = new Date(now.getTime() + EXPORT_TTL_SECONDS * 1000).toISOString();
   const url = await presignGet(s3Key, EXPORT_TTL_SECONDS, `workspace-export-${now.toISOString().slice(0, 10)}.zip`);
   const { email } = await ownerAddress(orgId);
-  await sendWorkspaceNotice(
-    email,
-    `Your export of "${org.name}" is ready`,
-    [
+  // Sent directly: the export worker is a worker already (only the API groups must not hold a transport).
+  await sendServiceEmail({
+    to: email,
+    fromName: WORKSPACE_NOTICE_SENDER,
+    subject: `Your export of "${org.name}" is ready`,
+    text: [
       `The export of the workspace "${org.name}" is ready: ${recordCount} records and ${documentCount} documents (${sizeBytes} bytes).`,
       '',
       `Download it before ${expiresAt} (UTC); the link and the archive expire then:`,
       url,
     ].join('\n'),
-  );
+  });
   const done = await finishExport(orgId, exportId, { state: 'completed', completedAt: now.toISOString(), expiresAt, s3Key, sizeBytes, recordCount, documentCount, error: null });
   if (!done) logger.warn('export finished after it was superseded');
   return { outcome: 'completed', sizeBytes };

@@ -2,7 +2,8 @@
  * The deployed MCP endpoint (lib/mcp-endpoint.ts) run from the synthesized assembly, with the MCP SDK's own client
  * over Streamable HTTP at `/mcp`: the RFC 9728 challenge without a credential, the tools an organization key can
  * call (the list bundled at synthesis, filtered by the catalog), a read and a write through the API's own pipeline,
- * an OAuth access token (signed by KMS) as the credential, and the latency a tool call adds over the same request
+ * an OAuth access token (signed by KMS; verified by the API with the key the OAuth server published, no KMS call) as
+ * the credential, and the latency a tool call adds over the same request
  * sent to the API directly (printed). Ends with the IAM verdict on every call the functions made.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +97,9 @@ describe('the MCP endpoint of the synthesized assembly', () => {
     expect(names).not.toContain('createTask'); // the token was granted `read` only
     const got = (await client.callTool({ name: 'getTransaction', arguments: { transactionId: dealId } })) as ToolResult;
     expect(got.structuredContent.data.id).toBe(dealId);
+    // Only the OAuth server uses the signing key; the API function verified the token with the published key item.
+    const kmsCallers = new Set(rt.calls.filter((c) => c.action === 'kms:Sign' || c.action === 'kms:GetPublicKey').map((c) => c.caller));
+    expect([...kmsCallers]).toEqual([expect.stringMatching(/^OAuthServerFunction/)]);
   }, 60_000);
 
   it('adds a measured latency to a tool call over the same API request (printed)', async () => {

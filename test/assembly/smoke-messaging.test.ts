@@ -87,6 +87,8 @@ describe('the synthesized assembly', () => {
     const body = (await created.json()) as { data: unknown };
     expect(created.status, JSON.stringify(body)).toBe(200);
     expect(body.data).toMatchObject({ name: 'Partner Closings' });
+    // The invitation is queued with the organization; the send worker (its stream mapping's filter) emails it.
+    await until('the invitation at the SMTP server', () => mailTo('ava@example.com')[0], 15_000);
     expect(mailTo('ava@example.com')).toHaveLength(1);
   });
 

@@ -18,7 +18,6 @@
  * `fuzzEdge` checks that together they cover every implemented operation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3 as blobStore } from '#ports/blob-store';
 import { db } from '#db/client';
 import fc from 'fast-check';
 import { isImplemented, schemasOf } from '#api/operation';
@@ -129,7 +128,7 @@ export async function fuzzEdge(shard: keyof typeof FUZZ_SHARDS): Promise<void> {
     process.env.LOCAL_MODE = 'true';
     t = await startTestApi();
     s3 = await startTestS3();
-    writes.watchS3(blobStore());
+    writes.watchS3(s3);
     // Real local transports (SMTP server, SMS sink, scheduler) for the messaging operations; the scheduler never
     // fires here (the fixture's email is due in a year), so it polls rarely and leaves the request clock alone.
     messaging = await startLocalMessaging({ dataDir: messagingDir, tableName: 'fuzz', baseUrl: t.baseUrl, schedulerIntervalMs: 3_600_000 });

@@ -11,6 +11,8 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { addUser, createOrganization, removeUser } from '#db/orgs';
 import { setClock } from '#ports/clock';
 import { tokenSigner } from '#ports/token-signer';
+import { localTokenSigner } from '#ports/token-signer/local';
+import { getSigningKey } from '#db/signing-keys';
 import { revokeUserClient } from '#use-cases/oauth';
 import { startTestRuntime, type TestRuntime } from '../support/runtime-harness.ts';
 import { signInAndConsent } from '../support/oauth-flow.ts';
@@ -330,7 +332,7 @@ describe('tokens the API refuses', () => {
     return { iss: base, sub: org.ownerUserId, aud: base, exp: iat + 600, iat, jti: randomUUID(), client_id: 'x', scope: 'read', org_id: org.orgId, gid: randomUUID() };
   };
 
-  it('alg none, another key with our kid, a wrong aud, a wrong iss, a wrong typ → 401 with a challenge', async () => {
+  it('alg none, another key with our kid, an unpublished key, a wrong aud, a wrong iss, a wrong typ → 401 with a challenge', async () => {
     const signer = await tokenSigner();
     const client = await registerClient();
     const live = await tokensFor(client, { scope: 'read' });
@@ -338,12 +340,15 @@ describe('tokens the API refuses', () => {
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url')}.${live.access_token.split('.')[1]}.`;
     const { privateKey } = await generateKeyPair('ES256');
     const forged = await new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: signer.kid, typ: 'at+jwt' }).sign(privateKey);
+    // The issuer published its key before the first token; a key it never published is refused by its kid.
+    expect(await getSigningKey(signer.kid)).toEqual((await signer.publicJwks()).keys[0]);
+    const unpublished = await (await localTokenSigner()).sign(payload, 'at+jwt');
     const wrongAud = await signer.sign({ ...payload, aud: 'https://other.example' }, 'at+jwt');
     const wrongIss = await signer.sign({ ...payload, iss: 'https://other.example' }, 'at+jwt');
     const wrongTyp = await signer.sign(payload, 'JWT');
     const expired = await signer.sign({ ...payload, exp: payload.iat - 1 }, 'at+jwt');
     expect(await health(live.access_token)).toBe(200); // control: the same claims, correctly signed
-    for (const token of [none, forged, wrongAud, wrongIss, wrongTyp, expired]) {
+    for (const token of [none, forged, unpublished, wrongAud, wrongIss, wrongTyp, expired]) {
       const r = await api('/api/v1/health', token);
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource"`);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '#db/api-keys';
 import { addUser } from '#db/orgs';
 import { SYSTEM_FORMS } from '#domain/intake-forms';
-import { resetPlainMailer } from '#ports/plain-mailer';
+import { suppressEmail } from '#db/consent';
 import { apiClient, until, type Api } from '../support/webhook-receiver.ts';
 import { linkContact, newDeal, newOrg, startMessagingHarness, uploadDocument, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
 import { pdfBytes } from './documents-fixtures.ts';
@@ -95,27 +95,24 @@ describe('disclosure packages', () => {
     expect((await api.call('DELETE', `/api/v1/disclosure-packages/${pkg.id}/recipients/3f1d2c4b-5a69-4e7f-8a1b-2c3d4e5f6a7b`, { key: org.keys.actions })).status).toBe(404);
   });
 
-  it('a share email that cannot be sent takes the recipient back; the retry adds exactly one', async () => {
+  it('the share email is queued: the recipient answers queued, then shows sent; a suppressed address is refused (409) and nothing is sent', async () => {
     const pkg = (await api.ok('POST', '/api/v1/disclosure-packages', { key: org.keys.actions, body: { name: 'Retry pack', transactionId: dealId, documentIds: [docA] } })).data;
-    const body = { email: 'retry@example.com', displayLabel: null, audienceTier: null, contactId: null, expiresAt: null };
-    const smtpUrl = process.env.LOCAL_SMTP_URL;
-    // A real failure: the runtime's mail goes to a port nothing listens on.
-    process.env.LOCAL_SMTP_URL = 'smtp://127.0.0.1:9';
-    resetPlainMailer();
-    try {
-      const failed = await api.call('POST', `/api/v1/disclosure-packages/${pkg.id}/recipients`, { key: org.keys.actions, body });
-      expect(failed.status).toBe(500);
-      expect(failed.body.error.code).toBe('internal_error');
-    } finally {
-      process.env.LOCAL_SMTP_URL = smtpUrl;
-      resetPlainMailer();
-    }
-    expect((await api.ok('GET', `/api/v1/disclosure-packages/${pkg.id}`, { key: org.keys.read })).data.recipients).toEqual([]);
-    expect((await api.ok('GET', `/api/v1/disclosure-packages/${pkg.id}/activity`, { key: org.keys.read })).data.events).toEqual([]);
+    const invite = (email: string) => api.ok('POST', `/api/v1/disclosure-packages/${pkg.id}/recipients`, { key: org.keys.actions, body: { email, displayLabel: null, audienceTier: null, contactId: null, expiresAt: null } });
+    const emailStatusOf = async (id: string) => (await api.ok('GET', `/api/v1/disclosure-packages/${pkg.id}`, { key: org.keys.read })).data.recipients.find((r: any) => r.id === id);
 
-    await api.ok('POST', `/api/v1/disclosure-packages/${pkg.id}/recipients`, { key: org.keys.actions, body });
-    expect((await api.ok('GET', `/api/v1/disclosure-packages/${pkg.id}`, { key: org.keys.read })).data.recipients.map((r: any) => r.email)).toEqual(['retry@example.com']);
-    expect(mailTo('retry@example.com')).toHaveLength(1);
+    const ok = await invite('queued@example.com');
+    expect(ok.data).toMatchObject({ emailStatus: 'queued', emailDetail: null });
+    await until('the share email', () => mailTo('queued@example.com')[0], 10_000);
+    expect(await until('sent on the recipient', async () => ((await emailStatusOf(ok.data.id)).emailStatus === 'sent' ? true : undefined), 10_000)).toBe(true);
+
+    // An address that bounced or complained before: refused at once (409), as for deal email, and nothing stored.
+    await suppressEmail('bounced-before@example.com', 'bounce', 'mailbox does not exist', org.orgId, new Date());
+    const refused = await api.call('POST', `/api/v1/disclosure-packages/${pkg.id}/recipients`, { key: org.keys.actions, body: { email: 'bounced-before@example.com', displayLabel: null, audienceTier: null, contactId: null, expiresAt: null } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/bounced-before@example\.com is suppressed after a bounce/);
+    expect((await api.ok('GET', `/api/v1/disclosure-packages/${pkg.id}`, { key: org.keys.read })).data.recipients.map((r: any) => r.email)).toEqual(['queued@example.com']);
+    expect(mailTo('bounced-before@example.com')).toHaveLength(0);
+    expect(mailTo('queued@example.com')).toHaveLength(1);
   });
 
   it('refuses a recipient for a draft package (409) and storing nothing', async () => {

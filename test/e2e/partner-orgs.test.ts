@@ -13,6 +13,7 @@ import { createPartner, createPartnerKey } from '#db/partners';
 import { createTransaction } from '#use-cases/create-transaction';
 import { writeRuntimeFile } from '#lib/local/runtime-file';
 import { storedMail } from '#lib/local/smtp-sink';
+import { until } from '#test/support/webhook-receiver';
 import { runCli } from '../support/cli.ts';
 import { startTestRuntime, type TestRuntime } from '../support/runtime-harness.ts';
 import { assertConforms } from '../support/openapi-conformance.ts';
@@ -79,6 +80,8 @@ describe('the 7 operations', () => {
     expect(r.body.data).toMatchObject({ name: 'Lone Star Closings', plan: 'standard', owner: { email: owner.email, firstName: 'Ava', lastName: 'Nguyen', role: 'owner' } });
     expect(JSON.stringify(r.body)).not.toMatch(/mcp_at_/);
     orgId = r.body.data.orgId;
+    // The invitation is queued with the organization; the send worker emails it.
+    await until('the invitation', () => storedMail(t.rt.messaging.smtp.directory).find((m) => m.to.includes(owner.email)), 10_000);
     const mail = storedMail(t.rt.messaging.smtp.directory).filter((m) => m.to.includes(owner.email));
     expect(mail).toHaveLength(1);
     expect(mail[0].raw.toString('utf8')).toMatch(/Subject: You are invited to Lone Star Closings/);
@@ -112,7 +115,7 @@ describe('the 7 operations', () => {
     const r = await call('POST', `/api/v1/orgs/${orgId}/users`, partnerKey, { email, firstName: 'Ravi', lastName: null, role: 'coordinator' });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ email, firstName: 'Ravi', role: 'coordinator' });
-    expect(storedMail(t.rt.messaging.smtp.directory).some((m) => m.to.includes(email))).toBe(true);
+    expect(await until('the seat invitation', () => storedMail(t.rt.messaging.smtp.directory).some((m) => m.to.includes(email)) || undefined, 10_000)).toBe(true);
     expect((await call('POST', `/api/v1/orgs/${orgId}/users`, partnerKey, { email, firstName: null, lastName: null, role: null })).status).toBe(422);
     expect((await call('POST', `/api/v1/orgs/${orgId}/users`, partnerKey, { email: `x${email}`, firstName: null, lastName: null, role: 'owner' })).body.error.fields).toHaveProperty('role');
     expect((await call('GET', `/api/v1/orgs/${orgId}/entitlements`, partnerKey)).body.data.seats.used).toBe(2);

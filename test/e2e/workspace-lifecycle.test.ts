@@ -93,7 +93,14 @@ describe('workspace deletion', () => {
     const scheduled = (await api.ok('POST', '/api/v1/account/deletion/request', { key: a.keys.actions, body: { confirmName: 'Doomed Realty' } })).data;
     expect(scheduled).toMatchObject({ scheduled: true, state: 'scheduled', isOwner: true, emailed: true, gracePeriodDays: 7 });
     expect(Date.parse(scheduled.dueAt)).toBe(T0 + 7 * DAY);
-    const notice = await simpleParser(mailTo(a.ownerEmail).at(-1)!.raw);
+    // The notice is queued with the deletion; the send worker emails it.
+    const notice = await until('the deletion notice', async () => {
+      for (const m of mailTo(a.ownerEmail)) {
+        const parsed = await simpleParser(m.raw);
+        if (parsed.subject === 'Workspace "Doomed Realty" is scheduled for deletion') return parsed;
+      }
+      return undefined;
+    }, 10_000);
     expect(notice.text).toContain('/api/v1/account/deletion/cancel');
     const refused = await api.call('POST', `/api/v1/transactions/${a.dealId}/tasks`, { key: a.keys.actions, body: { title: 'during grace' } });
     // Not (IK): a 422 naming the workspace (spec "Endpoints": 409 only where marked (IK)); an (IK) send is a 409.

@@ -248,6 +248,13 @@ describe('step functions', () => {
     expect(s.resources[idOf(pipeline().steps.collectBlocks.fn)].Properties).toMatchObject({ Timeout: 120, MemorySize: 1024 });
     expect(s.resources[idOf(pipeline().steps.extractFields.fn)].Properties).toMatchObject({ Timeout: 60, MemorySize: 1024 });
   });
+
+  it('the steps holding the S3 client (StartOcr, CollectBlocks, ExtractFields) are bundled without the X-Ray SDK', () => {
+    for (const step of EXTRACTION_STEPS) {
+      const tracer = s.resources[idOf(pipeline().steps[step].fn)].Properties.Environment.Variables.POWERTOOLS_TRACE_ENABLED;
+      expect(tracer, step).toBe(['startOcr', 'collectBlocks', 'extractFields'].includes(step) ? 'false' : undefined);
+    }
+  });
 });
 
 describe('upload trigger', () => {

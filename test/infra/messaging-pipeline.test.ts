@@ -156,7 +156,7 @@ describe('workers', () => {
     expect(serviceActions(worker('scheduled-send'), 'sms-voice')).toEqual([]);
   });
 
-  it('message-send reads the table stream, filtered to message.queued outbox inserts, with a DLQ for records it gives up on', () => {
+  it('message-send reads the table stream, filtered to message.queued and service_email.queued outbox inserts, with a DLQ for records it gives up on', () => {
     const mappings = s.ofType('AWS::Lambda::EventSourceMapping').filter(([, r]) => String(json(r.Properties.DestinationConfig)).includes(idOf(m().sends.deadLetterQueue)));
     expect(mappings.map(([id]) => id)).toEqual([expect.stringMatching(/^MessagingMessageSendLive/)]);
     expect(resourcesFor(worker('message-send'), 'dynamodb:GetRecords')).toEqual([{ 'Fn::GetAtt': [idOf(s.stack.table.table), 'StreamArn'] }]);
@@ -165,8 +165,11 @@ describe('workers', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       MaximumRetryAttempts: 10,
       DestinationConfig: { OnFailure: { Destination: arnOf(idOf(m().sends.deadLetterQueue)) } },
-      FilterCriteria: { Filters: [{ Pattern: json({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['OutboxEvent'] }, envelope: { M: { eventType: { S: ['message.queued'] } } } } } }) }] },
+      FilterCriteria: { Filters: [{ Pattern: json({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['OutboxEvent'] }, envelope: { M: { eventType: { S: ['message.queued', 'service_email.queued'] } } } } } }) }] },
     });
+    // Service email shares the send worker's mapping: the stream keeps two Lambda consumers (the recommended maximum).
+    const streamArn = json({ 'Fn::GetAtt': [idOf(s.stack.table.table), 'StreamArn'] });
+    expect(s.ofType('AWS::Lambda::EventSourceMapping').filter(([, r]) => json(r.Properties.EventSourceArn) === streamArn)).toHaveLength(2);
     expect(s.ofType('AWS::Lambda::EventInvokeConfig').filter(([, r]) => r.Properties.FunctionName.Ref === idOf(worker('message-send').fn))).toHaveLength(0);
   });
 });
@@ -422,7 +425,8 @@ describe('API groups', () => {
       if (!groupsUsing('mail:send').has(group)) {
         expect(serviceActions(fn, 'ses'), group).toEqual([]);
         expect(serviceActions(fn, 'secretsmanager'), group).toEqual([]);
-        expect(env, group).not.toContain('MAIL_FROM_ADDRESS');
+        // A group that queues (messages:queue) names the mail identities but sends nothing.
+        if (!groupsUsing('messages:queue').has(group)) expect(env, group).not.toContain('MAIL_FROM_ADDRESS');
       }
       if (!groupsUsing('sms:send').has(group)) {
         expect(serviceActions(fn, 'sms-voice'), group).toEqual([]);
@@ -433,7 +437,17 @@ describe('API groups', () => {
         expect(serviceActions(fn, 'iam'), group).toEqual([]);
         expect(env, group).not.toContain('SCHEDULE_GROUP');
       }
-      if (!groupsUsing('mail:send').has(group) && !groupsUsing('sms:send').has(group)) expect(env, group).not.toContain('PUBLIC_BASE_URL');
+      if (!groupsUsing('mail:send').has(group) && !groupsUsing('sms:send').has(group) && !groupsUsing('messages:queue').has(group)) expect(env, group).not.toContain('PUBLIC_BASE_URL');
+    }
+  });
+
+  it('the groups that queue service email (account, disclosures, partner) get no SES or Secrets Manager grant, only the table', () => {
+    for (const group of ['account', 'disclosures', 'partner'] as const) {
+      expect(groupsUsing('messages:queue').has(group), group).toBe(true);
+      const fn = s.stack.functions.get(group)!;
+      expect(serviceActions(fn, 'ses'), group).toEqual([]);
+      expect(serviceActions(fn, 'secretsmanager'), group).toEqual([]);
+      expect(serviceActions(fn, 'dynamodb'), group).toContain('dynamodb:TransactWriteItems');
     }
   });
 });

@@ -1,5 +1,6 @@
 /**
- * The OAuth authorization server's and the partner tier's infrastructure: the KMS ES256 signing key and who may use it,
+ * The OAuth authorization server's and the partner tier's infrastructure: the KMS ES256 signing key and who may use it
+ * (the OAuth function only; the API functions verify with the key item it publishes in the table),
  * the OAuth routes, and the partner stage (nested stack): a REST API whose API keys come from a Lambda authorizer,
  * with a usage plan, an authorizer-guarded method per partner operation and Gateway Responses in the spec's envelope.
  */
@@ -15,28 +16,49 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => s?.cleanup());
 
+interface Statement {
+  Action: string | string[];
+  Resource: unknown;
+}
+/** The statements of every IAM policy attached to a role. */
+const statementsOfRole = (roleLogicalId: string): Statement[] =>
+  s
+    .ofType('AWS::IAM::Policy')
+    .map(([, r]) => r.Properties)
+    .filter((p) => p.Roles.some((r: { Ref: string }) => r.Ref === roleLogicalId))
+    .flatMap((p) => p.PolicyDocument.Statement as Statement[]);
+
 describe('OAuth signing key', () => {
   it('is an ECC P-256 SIGN_VERIFY KMS key', () => {
     s.template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
   });
 
-  it('the OAuth function may Sign and GetPublicKey; every API function only GetPublicKey, with the key id and one issuer', () => {
+  it('only the OAuth function may use it (Sign, GetPublicKey) and has its id; API functions have no KMS access to it, only the issuer', () => {
     const keyId = s.logicalIdOf(s.stack.oauth.signingKey);
-    const policies = s.ofType('AWS::IAM::Policy').map(([, r]) => r.Properties);
     const kmsActionsOf = (roleLogicalId: string) =>
-      policies
-        .filter((p) => p.Roles.some((r: { Ref: string }) => r.Ref === roleLogicalId))
-        .flatMap((p) => p.PolicyDocument.Statement)
-        .filter((st: { Resource: unknown }) => JSON.stringify(st.Resource).includes(keyId))
-        .flatMap((st: { Action: string | string[] }) => [st.Action].flat());
+      statementsOfRole(roleLogicalId)
+        .filter((st) => JSON.stringify(st.Resource).includes(keyId))
+        .flatMap((st) => [st.Action].flat());
     const roleOf = (fn: { role?: unknown }) => s.logicalIdOf(fn.role as never);
     expect(kmsActionsOf(roleOf(s.stack.oauth.fn.fn)).sort()).toEqual(['kms:GetPublicKey', 'kms:Sign']);
+    expect(s.resources[s.logicalIdOf(s.stack.oauth.fn.fn)].Properties.Environment.Variables.OAUTH_SIGNING_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    expect(s.stack.functions.size).toBeGreaterThan(10);
     for (const [group, fn] of s.stack.functions) {
-      expect(kmsActionsOf(roleOf(fn.fn)), group).toEqual(['kms:GetPublicKey']);
+      expect(kmsActionsOf(roleOf(fn.fn)), group).toEqual([]);
       const vars = s.resources[s.logicalIdOf(fn.fn)].Properties.Environment.Variables;
-      expect(vars.OAUTH_SIGNING_KEY_ID, group).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+      expect(vars.OAUTH_SIGNING_KEY_ID, group).toBeUndefined();
       expect(vars.OAUTH_ISSUER, group).toBeDefined();
     }
+  });
+
+  it('the OAuth function may publish the key item (PutItem) and API functions read it (GetItem) on the table', () => {
+    const tableId = s.logicalIdOf(s.stack.table.table);
+    const tableActionsOf = (fn: { role?: unknown }) =>
+      statementsOfRole(s.logicalIdOf(fn.role as never))
+        .filter((st) => JSON.stringify(st.Resource).includes(tableId))
+        .flatMap((st) => [st.Action].flat());
+    expect(tableActionsOf(s.stack.oauth.fn.fn)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:GetItem']));
+    for (const [group, fn] of s.stack.functions) expect(tableActionsOf(fn.fn), group).toContain('dynamodb:GetItem');
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The workspace lifecycle's infrastructure (lib/workspace-lifecycle.ts): the GSI3 index by organization, the two
  * workers' exact grants, their registration with the messaging scheduler (one group, role and dead-letter queue for
- * the service), the export archives' lifecycle rule, and the account API function's schedule and mail grants. Targeted assertions, no snapshots.
+ * the service), the export archives' lifecycle rule, and the account API function's schedule grants (no mail: its notice is queued for the send worker). Targeted assertions, no snapshots.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
@@ -90,10 +90,11 @@ describe('workspace lifecycle infrastructure', () => {
     });
   });
 
-  it('grants the account API function its capabilities through the messaging grants: the one group, role and DLQ, both targets, mail', () => {
+  it('grants the account API function its capabilities through the messaging grants: the one group, role and DLQ, both targets; no mail (its notice is queued)', () => {
     const account = s.stack.functions.get('account')!;
     const actions = actionsOf(s.logicalIdOf(account.fn));
-    expect(actions).toEqual(expect.arrayContaining(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole', 'ses:SendEmail']));
+    expect(actions).toEqual(expect.arrayContaining(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole']));
+    expect(actions.filter((a) => a.startsWith('ses:') || a.startsWith('secretsmanager:'))).toEqual([]);
     const { scheduler } = s.stack.messaging;
     const getAtt = (c: { node: { defaultChild?: unknown } }) => ({ 'Fn::GetAtt': [s.logicalIdOf(c), 'Arn'] });
     expect(s.resources[s.logicalIdOf(account.fn)].Properties.Environment.Variables).toMatchObject({

@@ -1,11 +1,12 @@
 /**
- * Counts the writes the app's own clients complete (the `db()` DynamoDB client and the `s3()` blob-store client, both
- * in this process when the local API runs in the test), so a caller knows the table and bucket are unchanged without
- * scanning them. Writes the request pipeline makes on every request (`isPipelineKey`) are not counted. A write that
+ * Counts the writes the app's own DynamoDB client completes (`db()`, in this process when the local API runs in the
+ * test) and every object change of the local S3 (s3rver's own events: the app reaches S3 both through the S3 client
+ * and with presigned `fetch` requests, shared/ports/s3-object-requests.ts), so a caller knows the table and bucket are
+ * unchanged without scanning them. Writes the request pipeline makes on every request (`isPipelineKey`) are not counted. A write that
  * failed (a conditional check, a cancelled transaction) is not counted either: it stored nothing.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { S3Client } from '@aws-sdk/client-s3';
+import type { LocalS3 } from '#lib/local/s3-local';
 import { isPipelineKey } from './table-snapshot.ts';
 
 type AttributeMap = Record<string, unknown> | undefined;
@@ -46,8 +47,6 @@ const DB_READS = new Set(
   ['GetItem', 'Get', 'Query', 'Scan', 'BatchGetItem', 'BatchGet', 'TransactGetItems', 'TransactGet', 'DescribeTable'].map((n) => `${n}Command`),
 );
 
-const S3_READS = new Set(['GetObjectCommand', 'HeadObjectCommand', 'ListObjectsV2Command', 'HeadBucketCommand']);
-
 export class WriteLog {
   /** Completed writes of stored state so far (not the pipeline's own items). */
   count = 0;
@@ -73,15 +72,8 @@ export class WriteLog {
     );
   }
 
-  /** Starts counting every completed S3 call of `client` but reads. */
-  watchS3(client: S3Client): void {
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        const out = await next(args);
-        if (!S3_READS.has(context.commandName ?? '')) this.record(`${context.commandName}`);
-        return out;
-      },
-      { step: 'initialize', name: 'testWriteLog' },
-    );
+  /** Starts counting every object `s3` stores or removes, whichever client asked. */
+  watchS3(s3: Pick<LocalS3, 'onObjectEvent'>): void {
+    s3.onObjectEvent((eventName, key) => this.record(`${eventName} ${key}`));
   }
 }

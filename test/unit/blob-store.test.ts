@@ -1,23 +1,20 @@
 /**
- * The blob-store port against a mocked S3 client (no network): the exact commands it sends, how a missing
- * object reads, presigned URLs (path-style on the local endpoint, expiry, signed Content-Type/Length, no
- * checksum parameters), and the tenant-prefixed document keys.
+ * The blob-store port against a mocked S3 client (no network): the exact commands its S3-client calls send, how a
+ * missing object reads, presigned URLs (path-style on the local endpoint, expiry, signed Content-Type/Length, no
+ * checksum parameters, no S3-client call), and the tenant-prefixed document keys. Put, head and delete go without
+ * the S3 client: test/unit/s3-object-requests.test.ts runs them against s3rver.
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NotFound, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { S3Client } from '@aws-sdk/client-s3';
 import {
   contentDisposition,
-  deleteObject,
   documentKey,
   documentsBucket,
-  getObjectBytes,
-  headObject,
   parseDocumentKey,
   presignGet,
   presignPut,
-  putObject,
   resetBlobStore,
   s3,
   safeFileName,
@@ -44,39 +41,6 @@ afterAll(() => {
 });
 
 describe('commands', () => {
-  it('putObject sends one PutObject with bucket, key, type and length', async () => {
-    s3Mock.on(PutObjectCommand).resolves({});
-    const body = Buffer.from('%PDF-1.7');
-    await putObject(KEY, body, 'application/pdf');
-    expect(s3Mock).toHaveReceivedCommandTimes(PutObjectCommand, 1);
-    expect(s3Mock).toHaveReceivedCommandWith(PutObjectCommand, { Bucket: 'unit-docs', Key: KEY, Body: body, ContentType: 'application/pdf', ContentLength: 8 });
-  });
-
-  it('getObjectBytes reads the body, with an HTTP Range for a byte range', async () => {
-    // The SDK's streaming body, reduced to the one method the port uses.
-    s3Mock.on(GetObjectCommand).resolves({ Body: { transformToByteArray: async () => new Uint8Array(Buffer.from('%PDF-')) } as never });
-    const bytes = await getObjectBytes(KEY, { start: 0, end: 4 });
-    expect(Buffer.from(bytes).toString()).toBe('%PDF-');
-    expect(s3Mock).toHaveReceivedCommandWith(GetObjectCommand, { Bucket: 'unit-docs', Key: KEY, Range: 'bytes=0-4' });
-    await getObjectBytes(KEY);
-    expect(s3Mock.commandCalls(GetObjectCommand)[1].args[0].input).toEqual({ Bucket: 'unit-docs', Key: KEY });
-  });
-
-  it('headObject gives size and type, and undefined for a missing object; other errors propagate', async () => {
-    s3Mock.on(HeadObjectCommand, { Key: KEY }).resolves({ ContentLength: 1234, ContentType: 'application/pdf' });
-    s3Mock.on(HeadObjectCommand, { Key: 'missing' }).rejects(new NotFound({ message: 'Not Found', $metadata: { httpStatusCode: 404 } }));
-    s3Mock.on(HeadObjectCommand, { Key: 'denied' }).rejects(Object.assign(new Error('Access Denied'), { name: 'AccessDenied' }));
-    expect(await headObject(KEY)).toEqual({ size: 1234, contentType: 'application/pdf' });
-    expect(await headObject('missing')).toBeUndefined();
-    await expect(headObject('denied')).rejects.toThrow('Access Denied');
-  });
-
-  it('deleteObject sends one DeleteObject', async () => {
-    s3Mock.on(DeleteObjectCommand).resolves({});
-    await deleteObject(KEY);
-    expect(s3Mock).toHaveReceivedCommandWith(DeleteObjectCommand, { Bucket: 'unit-docs', Key: KEY });
-  });
-
   it('documentsBucket throws when DOCUMENTS_BUCKET is unset', () => {
     delete process.env.DOCUMENTS_BUCKET;
     expect(() => documentsBucket()).toThrow('DOCUMENTS_BUCKET is not set');

@@ -9,10 +9,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
-import { ConditionalCheckFailedException, InternalServerError } from '@aws-sdk/client-dynamodb';
+import { InternalServerError } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PinpointSMSVoiceV2Client, SendTextMessageCommand, ThrottlingException, ValidationException } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { resetDbClient } from '#db/client';
+import { sendAttemptUpdates } from './send-attempt-fake.ts';
 import { resetSmsSender } from '#ports/sms';
 import { deliverQueuedMessage, SEND_LEASE_SECONDS, SendInFlight, UNKNOWN_DETAIL } from '#use-cases/messaging/deliver-message';
 
@@ -26,8 +27,6 @@ let send: Record<string, any>;
 let message: Record<string, any>;
 let calls: string[];
 let failNextMark: boolean;
-
-const fail = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
 
 beforeEach(() => {
   vi.stubEnv('TABLE_NAME', 'unit-table');
@@ -46,19 +45,7 @@ beforeEach(() => {
   message = { status: 'queued', provider: null };
   // The send item; nothing else is stored (no opt-out of the number).
   ddb.on(GetCommand).callsFake((input) => (input.Key.SK === 'SEND' ? { Item: structuredClone(send) } : {}));
-  ddb.on(UpdateCommand).callsFake((input) => {
-    const v = input.ExpressionAttributeValues;
-    if (v[':sending'] === 'sending' && v[':queued'] === 'queued' && input.UpdateExpression.includes('attemptAt = :now')) {
-      if (send.state !== 'queued') throw fail();
-      calls.push('claim');
-      Object.assign(send, { state: 'sending', attemptAt: v[':now'] });
-    } else if (input.UpdateExpression.includes(':null')) {
-      if (send.state !== 'sending' || send.attemptAt !== v[':at']) throw fail();
-      calls.push('release');
-      Object.assign(send, { state: 'queued', attemptAt: null });
-    } else throw new Error(`unexpected update ${input.UpdateExpression}`);
-    return {};
-  });
+  ddb.on(UpdateCommand).callsFake(sendAttemptUpdates(() => send, calls));
   ddb.on(TransactWriteCommand).callsFake((input) => {
     if (failNextMark) {
       failNextMark = false;

@@ -12,6 +12,7 @@ vi.mock('#use-cases/messaging/receive-sms', () => ({ receiveSms: vi.fn(async () 
 vi.mock('#use-cases/messaging/receive-email', () => ({ receiveEmail: vi.fn(async () => ({ outcome: 'unrouted' })) }));
 vi.mock('#use-cases/messaging/scheduled-email', () => ({ sendScheduledEmail: vi.fn(async () => 'sent') }));
 vi.mock('#use-cases/messaging/deliver-message', () => ({ deliverQueuedMessage: vi.fn(async () => 'sent') }));
+vi.mock('#use-cases/messaging/deliver-service-email', () => ({ deliverQueuedServiceEmail: vi.fn(async () => 'sent') }));
 vi.mock('#ports/blob-store', () => ({ getObjectBytes: vi.fn(async (key: string) => new TextEncoder().encode(`X-Original-To: reply+abcdefghijklmnopqrst@reply.test\r\nSubject: ${key}\r\n\r\nbody`)) }));
 
 const { handler: emailEvents } = await import('#functions/email-events/handler');
@@ -28,6 +29,7 @@ const { sendScheduledEmail } = await import('#use-cases/messaging/scheduled-emai
 const { getObjectBytes } = await import('#ports/blob-store');
 const { handler: messageSend } = await import('#functions/message-send/handler');
 const { deliverQueuedMessage } = await import('#use-cases/messaging/deliver-message');
+const { deliverQueuedServiceEmail } = await import('#use-cases/messaging/deliver-service-email');
 const { marshall } = await import('@aws-sdk/util-dynamodb');
 
 beforeEach(() => vi.clearAllMocks());
@@ -226,5 +228,22 @@ describe('message-send', () => {
       ['o-1', 'm-3'],
     ]);
     expect(out).toEqual({ batchItemFailures: [{ itemIdentifier: '103' }] });
+  });
+
+  it('sends each service_email.queued insert once by its emailId; a failed send is reported for a retry', async () => {
+    const serviceEmail = (emailId: string) =>
+      marshall({ PK: `ORG#o-1#EVENT#e-${emailId}`, SK: 'EVENT', entity: 'OutboxEvent', orgId: 'o-1', envelope: { eventType: 'service_email.queued', eventId: `e-${emailId}`, timestamp: '2030-03-01T12:00:00.000Z', organizationId: 'o-1', userId: null, data: { emailId, purpose: 'disclosure_share' } } }) as never;
+    vi.mocked(deliverQueuedMessage).mockClear();
+    vi.mocked(deliverQueuedServiceEmail).mockImplementation(async (_org, id) => {
+      if (id === 's-2') throw new Error('SES throttled');
+      return 'sent';
+    });
+    const out = await messageSend({ Records: [record('INSERT', serviceEmail('s-1'), '200'), record('MODIFY', serviceEmail('s-3'), '201'), record('INSERT', serviceEmail('s-2'), '202')] } as never);
+    expect(vi.mocked(deliverQueuedServiceEmail).mock.calls.map((c) => c.slice(0, 2))).toEqual([
+      ['o-1', 's-1'],
+      ['o-1', 's-2'],
+    ]);
+    expect(deliverQueuedMessage).not.toHaveBeenCalled();
+    expect(out).toEqual({ batchItemFailures: [{ itemIdentifier: '202' }] });
   });
 });

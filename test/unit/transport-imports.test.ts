@@ -3,8 +3,9 @@
  * generated entry (lib/group-entries.ts) is bundled by esbuild with the aliases the functions ship with
  * (lib/service-function.ts `bundlingAliases`) and npm packages left external, which walks exactly the modules the
  * function would carry (a dynamic `import()` of a literal is followed too); the metafile then says whether a transport
- * is among them. Only groups whose operations still declare `mail:send` or `sms:send` may hold one, and the
- * messaging group (which queues for the send worker, functions/message-send) declares neither.
+ * is among them. Only groups whose operations still declare `mail:send` or `sms:send` may hold one, and none does:
+ * the messaging group queues deal email and texts, and the account, disclosures and partner groups queue service
+ * email (shared/use-cases/messaging/queue-service-email.ts), for the send worker (functions/message-send).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,7 +61,7 @@ describe('API group bundles and the transports', () => {
   it('finds transports where they are (the check can fail): the send worker holds nodemailer, SES v2 and the SMS client', async () => {
     const worker = path.join(ROOT, 'functions/message-send/handler.ts');
     const found = (await transportsByEntry([worker], false)).get(worker);
-    expect(found).toEqual(expect.arrayContaining(['nodemailer', '@aws-sdk/client-sesv2', '@aws-sdk/client-pinpoint-sms-voice-v2', 'shared/ports/mail/aws.ts', 'shared/ports/sms/aws.ts']));
+    expect(found).toEqual(expect.arrayContaining(['nodemailer', '@aws-sdk/client-sesv2', '@aws-sdk/client-pinpoint-sms-voice-v2', 'shared/ports/mail/aws.ts', 'shared/ports/mail/ses-plain.ts', 'shared/ports/sms/aws.ts']));
   });
 
   it('no group whose operations declare neither mail:send nor sms:send bundles a transport', () => {
@@ -70,8 +71,13 @@ describe('API group bundles and the transports', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('the messaging group queues: it declares no transport capability and bundles none', () => {
-    expect(ops.filter((op) => op.group === 'messaging' && (op.uses.includes('mail:send') || op.uses.includes('sms:send'))).map((op) => op.operationId)).toEqual([]);
-    expect(held.get('messaging')).toEqual([]);
+  it.each(['messaging', 'account', 'disclosures', 'partner'] as const)('the %s group queues: it declares no transport capability and bundles none', (group) => {
+    expect(ops.filter((op) => op.group === group && (op.uses.includes('mail:send') || op.uses.includes('sms:send'))).map((op) => op.operationId)).toEqual([]);
+    expect(ops.some((op) => op.group === group && op.uses.includes('messages:queue'))).toBe(true);
+    expect(held.get(group)).toEqual([]);
+  });
+
+  it('no API group declares mail:send or sms:send: every send is queued for the worker', () => {
+    expect(ops.filter((op) => op.uses.includes('mail:send') || op.uses.includes('sms:send')).map((op) => `${op.group}/${op.operationId}`)).toEqual([]);
   });
 });

@@ -10,7 +10,9 @@ const recipientStatus = () => z.enum(['invited', 'viewed', 'acknowledged', 'revo
 
 export const DisclosureRecipient = resource(
   'DisclosureRecipient',
-  'A recipient of a disclosure package: their address, link expiry and what they did (no link: it is only in their email).',
+  'A recipient of a disclosure package: their address, link expiry and what they did (no link: it is only in their email). ' +
+    '`emailStatus` is the share email: `queued` until the send worker sends it, then `sent`, `failed` (refused, or the address suppressed by a bounce or complaint; `emailDetail` says why) ' +
+    'or `unknown` (interrupted after it may have gone out; not resent). Revoke and invite again to resend.',
   z.object({
     id: id(),
     packageId: id(),
@@ -27,6 +29,8 @@ export const DisclosureRecipient = resource(
     viewCount: z.int(),
     acknowledgedAt: z.nullable(timestamp()),
     status: recipientStatus(),
+    emailStatus: z.enum(['queued', 'sent', 'failed', 'unknown']),
+    emailDetail: nullableString(),
   }),
 );
 

@@ -5,7 +5,7 @@
  * - `mcp_at_` organization keys: every operation but `/api/v1/orgs/*`.
  * - `rsk_` partner keys: only `/api/v1/orgs/*`; anywhere else 401 (wrong type), without a table read.
  * - OAuth 2.1 access tokens (JWTs): the same operations and scopes as an organization key; verified by signature,
- *   counted on their grant (which refuses a revoked one) and the membership re-read (shared/use-cases/oauth.ts).
+ *   counted on their grant (which refuses a revoked one) and the membership re-read (shared/use-cases/access-tokens.ts).
  *
  * Every 401 and 403 carries `WWW-Authenticate: Bearer` with `resource_metadata` naming the RFC 9728
  * protected-resource metadata, so an OAuth client (an MCP client) can find the authorization server.
@@ -19,7 +19,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { ApiError, InsufficientScopeError, RateLimitedError, UnauthorizedError } from '#http/errors';
-import { authenticateAccessToken, TokenRejected } from '#use-cases/oauth';
+import { authenticateAccessToken, TokenRejected } from '#use-cases/access-tokens';
 import { requestOrigin } from '#ports/public-url';
 import { authenticateAndCount, KeyRateLimited, KeyRejected, ORG_KEY_PREFIX, PARTNER_KEY_PREFIX, type Bucket } from '#db/api-keys';
 import { stateOf } from '#http/state';

@@ -34,10 +34,10 @@ import { transitionScheduledMessage } from '#db/scheduled-messages';
 import { transactWrite } from '#db/transact';
 import { getObjectBytes } from '#ports/blob-store';
 import { mailer, MailRejected, type OutboundEmail } from '#ports/mailer';
+import { MAX_ATTACHMENT_BYTES } from '#domain/email-addresses';
 import { smsSender, SmsRejected } from '#ports/sms';
 import { DomainError } from '#domain/errors';
 import { logger, metricSet } from '#observability/powertools';
-import { MAX_ATTACHMENT_BYTES } from '#use-cases/messaging/send-email';
 
 /** Seconds an attempt may run before a retry may conclude it is over: above the send worker's 60 s timeout. */
 export const SEND_LEASE_SECONDS = 120;
@@ -62,10 +62,13 @@ export const UNKNOWN_DETAIL = 'The send was interrupted after it may have reache
 /** The provider refused for good, or something it needs is gone: `reason` goes on the thread. */
 class Refused extends Error {}
 
-/** Whether the provider (or nothing at all) answered: the error proves the message did not go out. */
-function answered(err: unknown): boolean {
-  const e = err as { $metadata?: { httpStatusCode?: number }; responseCode?: number };
-  return typeof e?.$metadata?.httpStatusCode === 'number' || typeof e?.responseCode === 'number';
+/**
+ * Whether the error proves the message did not go out: the provider answered it (an HTTP status from SES or End User
+ * Messaging, an SMTP reply code), or the connection was never opened (`ECONNREFUSED`; nodemailer's `CONN` stage).
+ */
+export function answered(err: unknown): boolean {
+  const e = err as { $metadata?: { httpStatusCode?: number }; responseCode?: number; code?: string; command?: string };
+  return typeof e?.$metadata?.httpStatusCode === 'number' || typeof e?.responseCode === 'number' || e?.code === 'ECONNREFUSED' || e?.command === 'CONN';
 }
 
 /** The email with its attachments read from the documents bucket. @throws Refused when a document or the mailbox is gone, or too large */

@@ -1,12 +1,12 @@
 /**
  * An inbound email (SES receipt rule → S3 → functions/inbound-email; locally, mail to the reply domain at the local
  * SMTP server takes the same path). It is threaded into the deal whose reply address (`reply+<token>@<domain>`) it
- * was sent to; its In-Reply-To names the message it answers when that is one of the deal's. The sender is matched
+ * was sent to; its In-Reply-To (else References) names the message it answers when that is one of the deal's. The sender is matched
  * to the deal's contacts by address. Mail to no known reply address is dropped (`unrouted`); a redelivered email
  * (same Message-ID) is recorded once.
  */
 import { randomUUID } from 'node:crypto';
-import { simpleParser, type AddressObject } from 'mailparser';
+import { parseInboundMail } from '#ports/inbound-mail-parser';
 import { communicationPuts, findByProviderId, getCommunication, newCommunication, type Party } from '#db/communications';
 import { findReplyRoute } from '#db/reply-addresses';
 import { getDeal } from '#db/transactions';
@@ -16,9 +16,6 @@ import { NotFound } from '#domain/errors';
 import { proposeDatesFrom } from '#use-cases/proposals';
 
 export type InboundEmailOutcome = { outcome: 'threaded'; orgId: string; transactionId: string; messageId: string } | { outcome: 'unrouted' | 'duplicate' };
-
-const addressesOf = (a: AddressObject | AddressObject[] | undefined): { address: string; name: string | null }[] =>
-  (Array.isArray(a) ? a : a ? [a] : []).flatMap((o) => o.value).filter((v) => v.address).map((v) => ({ address: v.address!, name: v.name || null }));
 
 /** The token of a `reply+<token>@<domain>` address among `recipients`, for the inbound domain. */
 export function replyTokenAmong(recipients: string[], domain: string): string | undefined {
@@ -35,9 +32,8 @@ export function replyTokenAmong(recipients: string[], domain: string): string | 
  * @param domain the inbound mail domain
  */
 export async function receiveEmail(raw: Buffer, envelopeRecipients: string[], domain: string, receivedAt: Date): Promise<InboundEmailOutcome> {
-  const mail = await simpleParser(raw, { skipImageLinks: true });
-  const headerTo = [...addressesOf(mail.to), ...addressesOf(mail.cc)];
-  const token = replyTokenAmong([...envelopeRecipients, ...headerTo.map((p) => p.address)], domain);
+  const mail = await parseInboundMail(raw);
+  const token = replyTokenAmong([...envelopeRecipients, ...mail.to.map((p) => p.address)], domain);
   const route = token ? await findReplyRoute(token) : undefined;
   if (!route) return { outcome: 'unrouted' };
   const providerMessageId = mail.messageId ?? `no-message-id-${randomUUID()}`;
@@ -45,9 +41,9 @@ export async function receiveEmail(raw: Buffer, envelopeRecipients: string[], do
 
   const deal = await getDeal(route.orgId, route.transactionId).catch((err) => (err instanceof NotFound ? undefined : Promise.reject(err)));
   if (!deal) return { outcome: 'unrouted' };
-  const sender = addressesOf(mail.from)[0] ?? { address: '', name: null };
+  const sender = mail.from ?? { address: '', name: null };
   const contact = deal.contacts.find((c) => c.email && c.email.toLowerCase() === sender.address.toLowerCase());
-  const answered = await answeredMessage(route.orgId, deal.id, mail.inReplyTo);
+  const answered = await answeredMessage(route.orgId, deal.id, mail.answers);
   const message = newCommunication(
     {
       transactionId: deal.id,
@@ -56,11 +52,11 @@ export async function receiveEmail(raw: Buffer, envelopeRecipients: string[], do
       kind: 'reply',
       status: 'received',
       from: { address: sender.address, name: sender.name ?? contact?.name ?? null, contactId: contact?.contactId ?? null },
-      to: headerTo.map((p): Party => ({ address: p.address, name: p.name, contactId: null })),
-      subject: mail.subject ?? '',
-      bodyText: mail.text ?? '',
-      bodyHtml: typeof mail.html === 'string' ? mail.html : null,
-      emailMessageId: mail.messageId ?? null,
+      to: mail.to.map((p): Party => ({ address: p.address, name: p.name, contactId: null })),
+      subject: mail.subject,
+      bodyText: mail.text,
+      bodyHtml: mail.html,
+      emailMessageId: mail.messageId,
       inReplyTo: answered,
       recipientRole: contact?.role ?? null,
       provider: 'email-inbound',
@@ -70,14 +66,20 @@ export async function receiveEmail(raw: Buffer, envelopeRecipients: string[], do
     receivedAt,
   );
   await transactWrite([...communicationPuts(route.orgId, message), replyReceivedPut(route.orgId, message, receivedAt)]);
-  await proposeDatesFrom(route.orgId, { id: message.id, transactionId: deal.id, channel: 'email', text: mail.text ?? '', subject: mail.subject ?? null, from: sender.address, receivedAt }, receivedAt);
+  await proposeDatesFrom(route.orgId, { id: message.id, transactionId: deal.id, channel: 'email', text: mail.text, subject: mail.subject || null, from: sender.address, receivedAt }, receivedAt);
   return { outcome: 'threaded', orgId: route.orgId, transactionId: deal.id, messageId: message.id };
 }
 
-/** Our id of the deal's message an `In-Reply-To` names (`<id@domain>`), or null. */
-async function answeredMessage(orgId: string, transactionId: string, inReplyTo: string | undefined): Promise<string | null> {
-  const m = inReplyTo ? /^<([0-9a-f-]{36})@/i.exec(inReplyTo.trim()) : null;
-  if (!m) return null;
-  const original = await getCommunication(orgId, m[1].toLowerCase()).catch((err) => (err instanceof NotFound ? undefined : Promise.reject(err)));
-  return original && original.transactionId === transactionId ? original.id : null;
+/**
+ * Our id of the deal's message that `answers` (`<id@domain>` tokens of In-Reply-To, then References latest first;
+ * RFC 5322 §3.6.4) name first, or null. References find the thread when a client drops In-Reply-To.
+ */
+async function answeredMessage(orgId: string, transactionId: string, answers: string[]): Promise<string | null> {
+  for (const id of answers) {
+    const m = /^<([0-9a-f-]{36})@/i.exec(id);
+    if (!m) continue;
+    const original = await getCommunication(orgId, m[1].toLowerCase()).catch((err) => (err instanceof NotFound ? undefined : Promise.reject(err)));
+    if (original && original.transactionId === transactionId) return original.id;
+  }
+  return null;
 }

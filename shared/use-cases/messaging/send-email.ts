@@ -18,13 +18,10 @@ import type { EmailSend } from '#db/outbound-sends';
 import { inboundMailDomain, serviceSender } from '#ports/mail-identity';
 import type { Actor } from '#events/outbox';
 import { Conflict, InvalidInput, NotFound } from '#domain/errors';
-import { MAX_RECIPIENTS } from '#domain/email-addresses';
+import { MAX_ATTACHMENT_BYTES, MAX_RECIPIENTS } from '#domain/email-addresses';
 import { htmlToText } from '#domain/html-text';
 import { own } from '#domain/dict';
 import { queuedMessageItems } from '#use-cases/messaging/queue-message';
-
-/** Total attachment bytes per email (base64 in MIME adds a third; SES v2 takes 40 MB). */
-export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 
 /** What to send. Addresses are validated by the caller. */
 export interface EmailRequest {

@@ -10,7 +10,7 @@
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { getObjectBytes } from '#ports/blob-store';
-import { inboundMailDomain } from '#ports/mailer';
+import { inboundMailDomain } from '#ports/mail-identity';
 import { receiveEmail, type InboundEmailOutcome } from '#use-cases/messaging/receive-email';
 import { logger, metricSet, type MetricNameOf } from '#observability/powertools';
 

@@ -1,6 +1,7 @@
 /**
  * KMS stand-in for the OAuth signing key: `GetPublicKey` and `Sign` (`ECDSA_SHA_256`, `RAW`) with a P-256 key
- * made per key id at first use and kept for the run, so tokens signed by one function verify in another. Answers
+ * made per key id at first use and kept for the run, so every cold start of the OAuth function signs with, and
+ * publishes, the same key (the API functions verify with the published item, not with KMS). Answers
  * in the KMS JSON protocol (`TrentService.*`); other operations answer `UnsupportedOperationException`.
  */
 import { createSign, generateKeyPairSync, type KeyObject } from 'node:crypto';

@@ -1,0 +1,76 @@
+/**
+ * What issue 24 took out of the API groups stays out: the S3 client (presigning and single-object requests go
+ * through shared/ports/s3-object-requests.ts), libphonenumber-js's packaged metadata (the bundled sets lack formats,
+ * lib/phone-metadata.ts) and a second copy of `entities` (one version for html-to-text's parser and serializer, the
+ * `overrides` entry of package.json). Each group's entry (lib/group-entries.ts) and the public-links function are
+ * bundled by esbuild with the aliases functions ship with and the watched packages included (others are left
+ * external, for speed), so the metafile lists the package files each bundle really holds: an unused import of a
+ * package is dropped, as in the deployed bundle.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { LAMBDA_GROUPS } from '#api/types';
+import { loadOperations } from '#lib/registry';
+import { writeGroupEntries } from '#lib/group-entries';
+import { bundlesXraySdk, bundlingAliases } from '#lib/service-function';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** API groups that may hold the S3 client: reports builds the communication-log ZIP from stored files. */
+const S3_CLIENT_GROUPS = ['reports'];
+/** Groups that parse phone numbers: contacts normalizes them, messaging tells textable ones. */
+const PHONE_GROUPS = ['contacts', 'messaging'];
+const PUBLIC_LINKS = path.join(ROOT, 'functions/public-links/handler.ts');
+/** A worker that keeps the S3 client (it streams objects and uploads multipart): the control that the check finds it. */
+const EXPORT_WORKER = path.join(ROOT, 'functions/workspace-export/handler.ts');
+
+let dir: string;
+/** Bundle name → the files it holds (bytes in its output), relative to the repository root. */
+const held = new Map<string, string[]>();
+const holds = (name: string, pattern: RegExp) => (held.get(name) ?? []).filter((f) => pattern.test(f));
+const S3_CLIENT = /^node_modules\/@aws-sdk\/client-s3\//;
+/** The packages bundled (and so measured); every other package import is left external. */
+const WATCHED = /^(@aws-sdk\/client-s3|libphonenumber-js|html-to-text|htmlparser2|dom-serializer|entities)(\/|$)/;
+
+beforeAll(async () => {
+  const ops = await loadOperations();
+  mkdirSync(path.join(ROOT, '.build'), { recursive: true });
+  dir = mkdtempSync(path.join(ROOT, '.build', 'trim-entries-'));
+  const entries = writeGroupEntries(ops, LAMBDA_GROUPS.filter((g) => ops.some((op) => op.group === g)), dir);
+  const names = new Map<string, string>([...[...entries].map(([group, entry]) => [path.resolve(entry), group] as const), [PUBLIC_LINKS, 'public-links'], [EXPORT_WORKER, 'workspace-export']]);
+  const out = await build({ entryPoints: [...names.keys()], bundle: true, platform: 'node', format: 'esm', mainFields: ['module', 'main'], plugins: [{ name: 'watched-packages-only', setup: (b) => void b.onResolve({ filter: /^[^./#]/ }, (args) => (WATCHED.test(args.path) ? undefined : { external: true })) }], alias: bundlingAliases(bundlesXraySdk()), outdir: path.join(dir, 'out'), write: false, metafile: true, logLevel: 'silent', absWorkingDir: ROOT });
+  for (const output of Object.values(out.metafile.outputs)) {
+    if (!output.entryPoint) continue;
+    const files = Object.entries(output.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => path.relative(ROOT, path.resolve(ROOT, f)).split(path.sep).join('/'));
+    held.set(names.get(path.resolve(ROOT, output.entryPoint))!, files);
+  }
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('API bundle trims (issue 24)', () => {
+  it('finds the S3 client where it is (the check can fail): the export worker holds it (it streams and lists)', () => {
+    expect(holds('workspace-export', S3_CLIENT).length).toBeGreaterThan(0);
+  });
+
+  it('no API group but reports, nor the public-links function, bundles the S3 client', () => {
+    expect(held.size).toBeGreaterThan(10);
+    const offenders = [...held.keys()].filter((name) => name !== 'workspace-export' && !S3_CLIENT_GROUPS.includes(name) && holds(name, S3_CLIENT).length);
+    expect(offenders).toEqual([]);
+    for (const name of ['documents', 'extractions', 'public-links']) expect(holds(name, /^shared\/ports\/s3-object-requests\.ts$/), name).toHaveLength(1);
+  });
+
+  it('only contacts and messaging parse phone numbers, each with one bundled set and none of the packaged ones', () => {
+    const parsing = [...held.keys()].filter((name) => holds(name, /^node_modules\/libphonenumber-js\//).length).sort();
+    expect(parsing).toEqual([...PHONE_GROUPS].sort());
+    expect(holds('contacts', /phone-metadata\/|libphonenumber-js\/metadata/)).toEqual(['shared/domain/phone-metadata/min.json']);
+    expect(holds('messaging', /phone-metadata\/|libphonenumber-js\/metadata/)).toEqual(['shared/domain/phone-metadata/mobile.json']);
+  });
+
+  it('messaging holds one copy of entities', () => {
+    const roots = new Set(holds('messaging', /(^|\/)node_modules\/entities\//).map((f) => f.slice(0, f.lastIndexOf('node_modules/entities/'))));
+    expect([...roots]).toEqual(['']);
+    expect(holds('messaging', /^node_modules\/entities\/lib\//)).toEqual([]);
+  });
+});
