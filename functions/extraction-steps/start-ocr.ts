@@ -8,7 +8,7 @@
  * `corrupt_pdf` or `file_too_large` in the adapter. The local runner overrides this task
  * (lib/local/step-functions.ts), so this module never imports the local OCR adapter.
  */
-import { documentsBucket, getObjectBytes } from '#ports/blob-store';
+import { getObjectBytes } from '#ports/blob-store';
 import { assertPageCount, DEFAULT_MAX_PAGES } from '#ports/ocr';
 import { startAnalysis } from '#ports/ocr-textract';
 import { pdfPageCount } from '#ports/pdf-pages';
@@ -27,9 +27,8 @@ const TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
  *   ending the job `internal_error`
  */
 export async function startOcr(input: StartOcrInput): Promise<StartOcrOutput> {
-  // The object is read with a presigned GET (no S3 client in this bundle), which addresses the documents bucket.
-  if (input.bucket !== documentsBucket()) throw new Error(`StartOcr reads the documents bucket only, not ${input.bucket}`);
-  assertPageCount(await pdfPageCount(await getObjectBytes(input.key)), DEFAULT_MAX_PAGES);
+  // A presigned GET (shared/ports/s3-object-requests.ts): no S3 client in this bundle.
+  assertPageCount(await pdfPageCount(await getObjectBytes(input.key, undefined, input.bucket)), DEFAULT_MAX_PAGES);
   const token = TOKEN.test(input.jobId) ? input.jobId : undefined;
   const ocrJobId = await startAnalysis(input.bucket, input.key, { clientRequestToken: token, jobTag: token });
   return { ocrJobId };

@@ -114,10 +114,11 @@ export async function putObject(key: string, body: Uint8Array, contentType: stri
  * The object's bytes, or a byte range of them: one presigned `GetObject` sent with `fetch`
  * (shared/ports/s3-object-requests.ts), so a function that only reads whole objects needs no S3 client.
  * @param range inclusive byte offsets (HTTP `Range: bytes=start-end`); a range past the end is cut short
+ * @param bucket default the documents bucket (`DOCUMENTS_BUCKET`)
  * @throws S3RequestError named `NoSuchKey` when the object does not exist
  */
-export async function getObjectBytes(key: string, range?: { start: number; end: number }): Promise<Uint8Array> {
-  const res = await sendObjectRequest('GET', key, range ? { headers: { range: `bytes=${range.start}-${range.end}` } } : {});
+export async function getObjectBytes(key: string, range?: { start: number; end: number }, bucket?: string): Promise<Uint8Array> {
+  const res = await sendObjectRequest('GET', key, { bucket, headers: range ? { range: `bytes=${range.start}-${range.end}` } : undefined });
   return res!.body;
 }
 

@@ -41,6 +41,8 @@ export interface PresignOptions {
   headers?: Record<string, string>;
   /** Query parameters, e.g. `response-content-disposition`. */
   query?: Record<string, string>;
+  /** The bucket; default the documents bucket (`DOCUMENTS_BUCKET`). */
+  bucket?: string;
 }
 
 /**
@@ -49,7 +51,7 @@ export interface PresignOptions {
  * @throws ConfigurationError when `DOCUMENTS_BUCKET` is unset; CredentialsProviderError (in AWS) without credentials
  */
 export async function presignObjectUrl(method: ObjectMethod, key: string, options: PresignOptions): Promise<string> {
-  const target = targetOf(config.documentsBucket);
+  const target = targetOf(options.bucket ?? config.documentsBucket);
   const operation = OPERATION_IDS[method];
   const headers = { ...options.headers };
   const presigner = new S3RequestPresigner({ credentials: target.credentials, region: target.region, sha256: Sha256 });
@@ -90,6 +92,7 @@ export class S3RequestError extends Error {
  * from 100 ms) on a 5xx answer or a network error, as the SDK's standard retry mode does.
  * @param init.headers sent and signed (lower-case names, e.g. `range` for a GET of some bytes); `content-length` is
  *   signed and left to fetch to send
+ * @param init.bucket the bucket (default the documents bucket)
  * @returns the 2xx answer's status, headers and body bytes (the object's for a GET; empty for the others, read so the
  *   connection is reused); for HEAD, undefined when the object does not exist (404)
  * @throws S3RequestError for any other answer (a GET of a missing object: `NoSuchKey`); the network error after the
@@ -98,9 +101,9 @@ export class S3RequestError extends Error {
 export async function sendObjectRequest(
   method: ObjectMethod,
   key: string,
-  init: { body?: Uint8Array; headers?: Record<string, string> } = {},
+  init: { body?: Uint8Array; headers?: Record<string, string>; bucket?: string } = {},
 ): Promise<{ status: number; headers: Headers; body: Uint8Array } | undefined> {
-  const url = await presignObjectUrl(method, key, { expiresSeconds: REQUEST_URL_SECONDS, headers: init.headers });
+  const url = await presignObjectUrl(method, key, { expiresSeconds: REQUEST_URL_SECONDS, headers: init.headers, bucket: init.bucket });
   const { 'content-length': _length, ...sent } = init.headers ?? {};
   for (let attempt = 1; ; attempt++) {
     let res: Response | undefined;
