@@ -11,16 +11,14 @@
  */
 import type { SQSRecord } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { recordWebhookFailure, recordWebhookSuccess, wantsEvent } from '#db/webhooks';
 import type { DeliveryAttempt, DeliveryMessage } from '#db/webhook-deliveries';
 import { signWebhookBody } from '#events/signing';
 import { postWebhook } from '#events/webhook-transport';
 import { retryDelaySeconds } from '#events/retry-schedule';
 import { NotFound } from '#domain/errors';
-import { sqs, webhookQueueUrl } from '#ports/sqs';
 import { logger, metricSet, type MetricNameOf } from '#observability/powertools';
-import { deliveryBatch, type DeliveryBatch } from '#use-cases/delivery-batch';
+import { deliveryBatch, type DeliveryBatch, type RetryLater } from '#use-cases/delivery-batch';
 
 /** Headers a subscription's custom `headers` may not override. */
 const RESERVED = new Set([
@@ -84,7 +82,7 @@ async function attemptDelivery(record: SQSRecord, now: () => Date, batch: Delive
     throw err;
   }
   const started = now();
-  const recordAttempt = (a: DeliveryAttempt) => ((recorded.yes = true), batch.recordAttempt(m.orgId, a, started));
+  const recordAttempt = (a: DeliveryAttempt, retry?: RetryLater) => ((recorded.yes = true), batch.recordAttempt(m.orgId, a, started, retry));
   if (!sub.isActive || (m.eventType !== 'webhook.test' && !wantsEvent(sub, m.eventType))) {
     const reason = sub.pausedReason === 'circuit_breaker' ? 'subscription paused by the circuit breaker' : !sub.isActive ? 'subscription inactive' : 'event type no longer subscribed';
     await recordAttempt({ ...base, attemptedAt: started.toISOString(), ok: false, statusCode: null, latencyMs: null, error: reason, nextRetryAt: null, outcome: 'dropped' });
@@ -95,7 +93,7 @@ async function attemptDelivery(record: SQSRecord, now: () => Date, batch: Delive
   const result = await postWebhook(sub.url, m.payload, deliveryHeaders(m, sub.secret, sub.headers, sentAt), sub.timeoutSeconds * 1000);
   if (result.ok) {
     await recordAttempt({ ...base, attemptedAt: sentAt, ok: true, statusCode: result.statusCode, latencyMs: result.latencyMs, error: null, nextRetryAt: null, outcome: 'succeeded' });
-    if (await batch.hasFailures(m.orgId, sub.id)) await recordWebhookSuccess(m.orgId, sub.id);
+    if (await batch.clearsFailures(m.orgId, sub.id)) await recordWebhookSuccess(m.orgId, sub.id);
     countDelivery('DeliveriesSucceeded');
     return false;
   }
@@ -108,14 +106,14 @@ async function attemptDelivery(record: SQSRecord, now: () => Date, batch: Delive
     nextRetryAt: retrying ? new Date(started.getTime() + delay * 1000).toISOString() : null,
     outcome: retrying ? 'retrying' : tripped ? 'dropped' : 'failed',
   };
-  await recordAttempt(a);
+  // Retried after its delay; the last attempt is visible again at once, so the next receive exceeds maxReceiveCount
+  // and SQS dead-letters it.
+  await recordAttempt(a, tripped ? undefined : { receiptHandle: record.receiptHandle, visibilitySeconds: delay ?? 0 });
   countDelivery('DeliveriesFailed');
   if (tripped) {
     countDelivery('BreakerTrips');
     logger.warn('circuit breaker paused a webhook subscription', { orgId: m.orgId, subscriptionId: sub.id, eventId: m.eventId });
     return false;
   }
-  // Last attempt: visible again at once, so the next receive exceeds maxReceiveCount and SQS dead-letters it.
-  await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: webhookQueueUrl(), ReceiptHandle: record.receiptHandle, VisibilityTimeout: delay ?? 0 }));
   return true;
 }

@@ -3,13 +3,19 @@
  * imported, so it is set in `vi.hoisted`, before the hoisted imports; vitest gives each file its own
  * module graph), a subscription whose endpoint always fails is paused by the delivery worker after three
  * consecutive failures, its queued retries are dropped, and later events are not sent to it at all.
+ *
+ * The three events that trip it are committed in one request (one transaction), so all three are fanned out to
+ * the failing subscription before its first attempt can fail. Committed one request at a time, a slow machine
+ * (2 cores in a full run) let the first event's own three attempts, 1 s apart, trip the breaker before the later
+ * events were committed; those were then, rightly, never sent to the paused subscription, and a wait for three
+ * `dropped` deliveries timed out. Reproduced by pausing 3 s between the commits: the wait printed one delivery,
+ * `dropped` after 3 attempts.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { CIRCUIT_BREAKER_THRESHOLD } from '#db/webhooks';
 import {
   apiClient,
   deliveryRecords,
-  EventMaker,
   listAllAttempts,
   newDeal,
   newOrg,
@@ -27,13 +33,13 @@ vi.hoisted(() => {
 
 const cleanups = useCleanups();
 
-// Known flake (stop 23): in two full `npm test` runs on 2 cores this test waited 10 s, then 30 s, for the three
-// deliveries to end `dropped` and one did not; alone it passes (twice in a row). The wait now prints each delivery's
-// status and attempts, and the test runs once more on failure, until the cause is found (a suspect: the delivery
-// batch reads the subscription once per SQS batch, shared/use-cases/delivery-batch.ts).
+/** `count` custom key dates in one request: `count` `key_date.updated` events committed together. */
+const keyDates = (count: number, from: number) => ({
+  keyDates: Array.from({ length: count }, (_, i) => ({ keyDateType: `Breaker_${from + i}`, dateValue: `2031-01-${String(from + i + 1).padStart(2, '0')}`, isCustom: true, label: `Breaker ${from + i}` })),
+});
+
 describe('circuit breaker, end to end', () => {
-  // One retry on failure: see the note above.
-  it('pauses a subscription after 3 consecutive failures; it then receives nothing while others still do', { timeout: 90_000, retry: 1 }, async () => {
+  it('pauses a subscription after 3 consecutive failures; it then receives nothing while others still do', { timeout: 90_000 }, async () => {
     expect(CIRCUIT_BREAKER_THRESHOLD).toBe(3);
     const { rt, close } = await startTestRuntime('whd-breaker');
     cleanups.push(close);
@@ -42,12 +48,13 @@ describe('circuit breaker, end to end', () => {
     cleanups.push(() => broken.close(), () => healthy.close());
     const api = apiClient(rt.baseUrl);
     const org = await newOrg();
-    const sub = await subscribe(api, org.keys.actions, `${broken.url}/hook`, { name: 'broken' });
+    const sub = await subscribe(api, org.keys.actions, `${broken.url}/hook`, { name: 'broken', events: ['key_date.updated'] });
     broken.setSecret(sub.secret);
     healthy.setSecret((await subscribe(api, org.keys.actions, `${healthy.url}/hook`, { name: 'healthy' })).secret);
-    const maker = new EventMaker(api, org.keys, await newDeal(org));
-    await maker.commit(2);
-    const first = (await outboxEvents(org.orgId)).map((e) => e.eventId);
+    const keyDatesPath = `/api/v1/transactions/${await newDeal(org)}/key-dates`;
+    await api.ok('POST', keyDatesPath, { key: org.keys.draft, body: keyDates(3, 0) });
+    const keyDateEvents = async () => (await outboxEvents(org.orgId)).filter((e) => e.eventType === 'key_date.updated').map((e) => e.eventId);
+    const first = await keyDateEvents();
     expect(first).toHaveLength(3);
 
     const paused = await until('the breaker to pause the subscription', async () => {
@@ -74,8 +81,9 @@ describe('circuit breaker, end to end', () => {
     expect(new Set(attempts.filter((a) => a.outcome === 'dropped').map((a) => a.eventId))).toEqual(new Set(first));
 
     const requestsWhenPaused = broken.stats.requests;
-    await maker.commit(3);
-    const later = (await outboxEvents(org.orgId)).map((e) => e.eventId).filter((id) => !first.includes(id));
+    await api.ok('POST', keyDatesPath, { key: org.keys.draft, body: keyDates(3, 3) });
+    const later = (await keyDateEvents()).filter((id) => !first.includes(id));
+    expect(later).toHaveLength(3);
     await until('the healthy subscription to get the later events', () => later.every((id) => healthy.received.has(id)), 10_000);
     await new Promise((r) => setTimeout(r, 1500));
     expect(broken.stats.requests).toBe(requestsWhenPaused);

@@ -1,11 +1,12 @@
 /**
  * What the messages of one SQS batch share in the delivery worker (shared/use-cases/delivery-batch.ts), against
  * DynamoDB Local, a real receiver on 127.0.0.1 and a mocked SQS: one subscription read per subscription and batch,
- * the batch's attempt items in one `BatchWriteItem`, each delivery record moved, and the breaker's count written
- * only when there is one to add or clear. Round trips are counted by a middleware on the app's DynamoDB client.
+ * the batch's attempt items in one `BatchWriteItem`, the retries' visibility in one `ChangeMessageVisibilityBatch`,
+ * each delivery record moved, and the breaker's count written only when there is one to add or clear (once per
+ * batch for a clear). Round trips are counted by a middleware on the app's DynamoDB client.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityBatchCommand, ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { db } from '#db/client';
 import { createWebhook, getWebhook } from '#db/webhooks';
 import { claimDelivery, getDeliveryState, listAttempts } from '#db/webhook-deliveries';
@@ -66,7 +67,10 @@ describe('one SQS batch', () => {
     const first = await countedRun(failing);
 
     expect(first.out.batchItemFailures.map((f) => f.itemIdentifier)).toHaveLength(2);
-    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(2);
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
+    const [visibility] = sqsMock.commandCalls(ChangeMessageVisibilityBatchCommand);
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityBatchCommand)).toHaveLength(1);
+    expect(visibility.args[0].input.Entries).toHaveLength(2);
     expect((await getWebhook(orgId, sub.id, true)).consecutiveFailures).toBe(2);
     expect((await listAttempts(orgId, sub.id, 10, 0)).map((x) => x.outcome)).toEqual(['retrying', 'retrying']);
 
@@ -75,6 +79,20 @@ describe('one SQS batch', () => {
 
     expect(second.out.batchItemFailures).toEqual([]);
     expect(second.counts.PutItemCommand).toBe(1); // a batch of one writes its attempt with PutItem
+    expect((await getWebhook(orgId, sub.id, true)).consecutiveFailures).toBe(0);
+  });
+
+  it('several successes in one batch clear the breaker\'s count with one write', async () => {
+    const sub = await subscribe('recovering');
+    rx.respondWith(status(503));
+    await countedRun(await claimed(sub.id, 1));
+    expect((await getWebhook(orgId, sub.id, true)).consecutiveFailures).toBe(1);
+    rx.respondWith(status(200));
+
+    const { out, counts } = await countedRun(await claimed(sub.id, 4));
+
+    expect(out.batchItemFailures).toEqual([]);
+    expect(counts.UpdateItemCommand).toBe(4 + 1); // the four delivery records, one clear
     expect((await getWebhook(orgId, sub.id, true)).consecutiveFailures).toBe(0);
   });
 

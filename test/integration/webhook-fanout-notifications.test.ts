@@ -18,7 +18,7 @@ import { listNotifications, putDevice } from '#db/notifications';
 import { outboxPut } from '#db/outbox';
 import { resetSqsClient } from '#ports/sqs';
 import { resetPushSender } from '#ports/push';
-import { enqueueDeliveries } from '#use-cases/fan-out';
+import { deliveriesOf } from '#use-cases/fan-out';
 import { handler } from '#functions/webhook-fanout/handler';
 import { useTestTable } from '../support/test-table.ts';
 import { QUEUE_URL } from './webhook-fixtures.ts';
@@ -142,9 +142,9 @@ describe('internal events', () => {
     const assigned = outboxPut({ orgId, userId: null }, 'task.assigned', { taskId: 't-1', transactionId: 'tx-1', title: 'Order survey', dueDate: null, assigneeUserId: 'u-2', previousAssigneeUserId: null }).Put.Item.envelope;
     const created = outboxPut({ orgId, userId: null }, 'task.created', { taskId: 't-1', transactionId: 'tx-1', title: 'Order survey', dueDate: null, assigneeUserId: null }).Put.Item.envelope;
 
-    expect(await enqueueDeliveries(assigned, subscriptionsOf, new Date())).toBe(0);
+    expect(await deliveriesOf(assigned, subscriptionsOf, new Date())).toEqual([]);
     expect(subscriptionsOf).not.toHaveBeenCalled();
-    await enqueueDeliveries(created, subscriptionsOf, new Date());
+    await deliveriesOf(created, subscriptionsOf, new Date());
     expect(subscriptionsOf).toHaveBeenCalledWith(orgId);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Outbox fan-out (DynamoDB Streams → SQS) against DynamoDB Local with SQS mocked: one message per active
  * matching subscription, `webhook.test` only to its target, other records ignored, replays skip finished
- * deliveries, and an SQS failure reports the record's sequence number.
+ * deliveries, the events of a batch share SendMessageBatch calls, and an SQS failure reports the failed records'
+ * sequence numbers.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -107,6 +108,22 @@ describe('fan-out', () => {
     expect(new Set(sent().map((m) => m.subscriptionId)).size).toBe(12);
   });
 
+  it('sends the messages of all the events of a batch together, 10 per SendMessageBatch', async () => {
+    const orgId = await newOrgId();
+    await subscribe(orgId);
+    await subscribe(orgId);
+    const records = Array.from({ length: 12 }, () => outboxRecord(orgId, 'task.created'));
+
+    const out = await handler({ Records: records.map((r) => r.record) });
+
+    expect(out.batchItemFailures).toEqual([]);
+    const sizes = sqsMock.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input.Entries!.length);
+    expect(sizes).toEqual([10, 10, 4]);
+    const pairs = sent().map((m) => `${m.eventId}/${m.subscriptionId}`);
+    expect(new Set(pairs).size).toBe(24);
+    for (const e of sqsMock.commandCalls(SendMessageBatchCommand)) expect(new Set(e.args[0].input.Entries!.map((x) => x.Id)).size).toBe(e.args[0].input.Entries!.length);
+  });
+
   it('ignores MODIFY and REMOVE records and items that are not outbox events', async () => {
     const orgId = await newOrgId();
     const sub = await subscribe(orgId);
@@ -154,23 +171,47 @@ describe('failures', () => {
   });
   afterEach(() => t.restore());
 
-  it('an SQS error reports the earliest failing record by its sequence number; the others are still sent', async () => {
+  it('an entry SQS refuses fails only its own record, reported by its sequence number; the others are sent', async () => {
     const orgId = await newOrgId();
     await subscribe(orgId);
     const first = outboxRecord(orgId, 'task.created');
     const second = outboxRecord(orgId, 'task.created');
     const third = outboxRecord(orgId, 'task.created');
-    sqsMock.on(SendMessageBatchCommand).callsFake((input: { Entries?: { MessageBody?: string }[] }) => {
-      if (input.Entries?.some((e) => e.MessageBody?.includes(second.envelope.eventId))) throw new Error('SQS down');
-      return { Successful: [{ Id: '0', MessageId: 'm', MD5OfMessageBody: '' }] };
+    sqsMock.on(SendMessageBatchCommand).callsFake((input: { Entries: { Id: string; MessageBody: string }[] }) => {
+      const refused = input.Entries.filter((e) => e.MessageBody.includes(second.envelope.eventId));
+      return { Successful: input.Entries.filter((e) => !refused.includes(e)).map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}`, MD5OfMessageBody: '' })), Failed: refused.map((e) => ({ Id: e.Id, SenderFault: false, Code: 'InternalError' })) };
     });
 
     const out = await handler({ Records: [first.record, second.record, third.record] });
 
     expect(out.batchItemFailures).toEqual([{ itemIdentifier: second.record.dynamodb!.SequenceNumber }]);
-    expect(sqsMock).toHaveReceivedCommandTimes(SendMessageBatchCommand, 3);
+    expect(sqsMock).toHaveReceivedCommandTimes(SendMessageBatchCommand, 1); // the three events' messages in one call
+    expect(sent().map((m) => m.eventId).sort()).toEqual([first, second, third].map((r) => r.envelope.eventId).sort());
     const [line] = t.logs();
-    expect(line).toMatchObject({ level: 'ERROR', message: 'fan-out failed', orgId, eventId: second.envelope.eventId, error: { message: 'SQS down' } });
+    expect(line).toMatchObject({ level: 'ERROR', message: 'fan-out failed', orgId, eventId: second.envelope.eventId, error: { message: expect.stringContaining('InternalError') } });
+  });
+
+  it('a failed call fails every record with a message in it, and only those', async () => {
+    const orgId = await newOrgId();
+    await subscribe(orgId);
+    const records = Array.from({ length: 12 }, () => outboxRecord(orgId, 'task.created'));
+    const doomed = records[11].envelope.eventId;
+    const inFailedCall = new Set<string>();
+    sqsMock.on(SendMessageBatchCommand).callsFake((input: { Entries: { MessageBody: string }[] }) => {
+      const ids = input.Entries.map((e) => (JSON.parse(e.MessageBody) as DeliveryMessage).eventId);
+      if (!ids.includes(doomed)) return { Successful: [], Failed: [] };
+      ids.forEach((id) => inFailedCall.add(id));
+      throw new Error('SQS down');
+    });
+
+    const out = await handler({ Records: records.map((r) => r.record) });
+
+    expect(sqsMock.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input.Entries!.length).sort((a, b) => a - b)).toEqual([2, 10]);
+    const failed = records.filter((r) => inFailedCall.has(r.envelope.eventId)).map((r) => r.record.dynamodb!.SequenceNumber);
+    expect(failed.length).toBeGreaterThan(0);
+    // Every failed record is named (in completion order): Lambda and the local poller retry from the lowest.
+    expect(out.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual([...failed].sort());
+    expect(t.logs().filter((l) => l.message === 'fan-out failed')).toHaveLength(failed.length);
   });
 
   it('a partial batch failure (Failed entries) is reported too', async () => {

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
-import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityBatchCommand, ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { resetSqsClient } from '#ports/sqs';
 import { useTestTable } from '../support/test-table.ts';
 import { startReceiver, status, type Receiver } from '../unit/webhook-receiver.ts';
@@ -43,7 +43,7 @@ export function sqsRecord(m: DeliveryMessage, receiveCount = 1, messageId = rand
 /**
  * The delivery worker's harness for one test file, registered as vitest hooks: a fresh table, `LOCAL_MODE` and the
  * queue URL set (and `env`'s variables restored after the file, as they were before it), SQS mocked with
- * `ChangeMessageVisibility` answering, a receiver on 127.0.0.1 answering 200 before each test, and an organization.
+ * `ChangeMessageVisibility` and `ChangeMessageVisibilityBatch` answering, a receiver on 127.0.0.1 answering 200 before each test, and an organization.
  * `rx` and `orgId` are set once its `beforeAll` has run.
  * @param restore further variables the file changes, restored after it (their values before the file)
  */
@@ -66,6 +66,7 @@ export function useDeliveryWorker(restore: Record<string, string | undefined> = 
   beforeEach(() => {
     sqsMock.reset();
     sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+    sqsMock.on(ChangeMessageVisibilityBatchCommand).resolves({ Successful: [], Failed: [] });
     h.rx.received.length = 0;
     h.rx.respondWith(status(200));
   });

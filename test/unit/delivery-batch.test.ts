@@ -1,18 +1,23 @@
 /**
- * The delivery worker's per-batch sharing (shared/use-cases/delivery-batch.ts), DynamoDB mocked: the attempt items
- * wait for the rest of the batch (or 1 s), one `BatchWriteItem` for several and a `PutItem` for one, each delivery
- * record is moved at once, a failed write fails every attempt of the batch, and the subscription is read once.
+ * The delivery worker's per-batch sharing (shared/use-cases/delivery-batch.ts), DynamoDB and SQS mocked: the attempt
+ * items wait for the rest of the batch (or 1 s), one `BatchWriteItem` for several and a `PutItem` for one, each
+ * delivery record is moved at once, a failed write fails every attempt of the batch, the retries' visibility changes
+ * go together, the subscription is read once, and one success per known failure clears the breaker's count.
  * (Against DynamoDB Local and a real receiver: test/integration/webhook-delivery-batch.test.ts.)
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ChangeMessageVisibilityBatchCommand, ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { resetSqsClient } from '#ports/sqs';
 import { resetDbClient } from '#db/client';
 import type { DeliveryAttempt } from '#db/webhook-deliveries';
 import { deliveryBatch } from '#use-cases/delivery-batch';
 
 const ddb = mockClient(DynamoDBDocumentClient);
+const sqsMock = mockClient(SQSClient);
+const QUEUE_URL = 'https://sqs.local/000000000000/webhook-deliveries';
 const NOW = new Date('2030-03-01T12:00:00.000Z');
 const attempt = (eventId: string): DeliveryAttempt => ({
   subscriptionId: 'sub-1', eventId, eventType: 'task.created', attempt: 1, attemptedAt: NOW.toISOString(), ok: true, statusCode: 200, latencyMs: 5, error: null, nextRetryAt: null, outcome: 'succeeded',
@@ -23,8 +28,13 @@ const settle = () => vi.advanceTimersByTimeAsync(0);
 beforeEach(() => {
   vi.useFakeTimers();
   vi.stubEnv('TABLE_NAME', 'unit-table');
+  vi.stubEnv('WEBHOOK_QUEUE_URL', QUEUE_URL);
   resetDbClient();
+  resetSqsClient();
   ddb.reset();
+  sqsMock.reset();
+  sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
+  sqsMock.on(ChangeMessageVisibilityBatchCommand).resolves({ Successful: [], Failed: [] });
   ddb.on(UpdateCommand).resolves({});
   ddb.on(PutCommand).resolves({});
   ddb.on(BatchWriteCommand).resolves({ UnprocessedItems: {} });
@@ -33,7 +43,10 @@ afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllEnvs();
 });
-afterAll(() => ddb.restore());
+afterAll(() => {
+  ddb.restore();
+  sqsMock.restore();
+});
 
 describe('deliveryBatch', () => {
   it('writes the attempt items of the batch together once the last message has its attempt or is released', async () => {
@@ -71,15 +84,59 @@ describe('deliveryBatch', () => {
     expect((await results).map((r) => r.status)).toEqual(['rejected', 'rejected']);
   });
 
-  it('reads a subscription once per batch, and knows whether a success has failures to clear', async () => {
+  it('sets the retries\' visibility together with the attempt items: one ChangeMessageVisibilityBatch', async () => {
+    const batch = deliveryBatch(3);
+    const a = batch.recordAttempt('org-1', attempt('e1'), NOW, { receiptHandle: 'rh-1', visibilitySeconds: 60 });
+    const b = batch.recordAttempt('org-1', attempt('e2'), NOW, { receiptHandle: 'rh-2', visibilitySeconds: 0 });
+    await settle();
+    expect(sqsMock).not.toHaveReceivedCommand(ChangeMessageVisibilityBatchCommand);
+
+    await batch.recordAttempt('org-1', attempt('e3'), NOW); // a success: nothing to retry
+    await Promise.all([a, b]);
+
+    expect(sqsMock).toHaveReceivedCommandTimes(ChangeMessageVisibilityBatchCommand, 1);
+    expect(sqsMock).not.toHaveReceivedCommand(ChangeMessageVisibilityCommand);
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityBatchCommand)[0].args[0].input).toEqual({
+      QueueUrl: QUEUE_URL,
+      Entries: [{ Id: '0', ReceiptHandle: 'rh-1', VisibilityTimeout: 60 }, { Id: '1', ReceiptHandle: 'rh-2', VisibilityTimeout: 0 }],
+    });
+  });
+
+  it('uses ChangeMessageVisibility for a single retry, and fails only the attempt whose visibility SQS refused', async () => {
+    const single = deliveryBatch(1);
+    await single.recordAttempt('org-1', attempt('e1'), NOW, { receiptHandle: 'rh-1', visibilitySeconds: 30 });
+    expect(sqsMock).toHaveReceivedCommandWith(ChangeMessageVisibilityCommand, { QueueUrl: QUEUE_URL, ReceiptHandle: 'rh-1', VisibilityTimeout: 30 });
+
+    sqsMock.on(ChangeMessageVisibilityBatchCommand).resolves({ Successful: [{ Id: '0' }], Failed: [{ Id: '1', Code: 'ReceiptHandleIsInvalid', SenderFault: true }] });
+    const batch = deliveryBatch(2);
+    const results = await Promise.allSettled([
+      batch.recordAttempt('org-1', attempt('e2'), NOW, { receiptHandle: 'rh-2', visibilitySeconds: 30 }),
+      batch.recordAttempt('org-1', attempt('e3'), NOW, { receiptHandle: 'rh-3', visibilitySeconds: 30 }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toContain('ReceiptHandleIsInvalid');
+  });
+
+  it('reads a subscription once per batch; one success clears the failures it knows of', async () => {
     ddb.on(GetCommand).resolves({ Item: { id: 'sub-1', orgId: 'org-1', events: ['*'], isActive: true, consecutiveFailures: 0 } });
     const batch = deliveryBatch(3);
     await Promise.all([batch.subscription('org-1', 'sub-1'), batch.subscription('org-1', 'sub-1')]);
     expect(ddb).toHaveReceivedCommandTimes(GetCommand, 1);
     expect(ddb.commandCalls(GetCommand)[0].args[0].input.ConsistentRead).toBe(true);
-    expect(await batch.hasFailures('org-1', 'sub-1')).toBe(false);
+    expect(await batch.clearsFailures('org-1', 'sub-1')).toBe(false); // none read, none recorded
     batch.failed('org-1', 'sub-1');
-    expect(await batch.hasFailures('org-1', 'sub-1')).toBe(true);
-    expect(await batch.hasFailures('org-1', 'sub-unread')).toBe(true); // unknown: clear to be safe
+    expect(await batch.clearsFailures('org-1', 'sub-1')).toBe(true); // the first success after it
+    expect(await batch.clearsFailures('org-1', 'sub-1')).toBe(false); // already cleared
+    batch.failed('org-1', 'sub-1');
+    expect(await batch.clearsFailures('org-1', 'sub-1')).toBe(true); // a failure after the clear
+    expect(await batch.clearsFailures('org-1', 'sub-unread')).toBe(true); // unknown: clear to be safe
+    expect(await batch.clearsFailures('org-1', 'sub-unread')).toBe(false);
+  });
+
+  it('clears failures found by the read once per batch', async () => {
+    ddb.on(GetCommand).resolves({ Item: { id: 'sub-1', orgId: 'org-1', events: ['*'], isActive: true, consecutiveFailures: 2 } });
+    const batch = deliveryBatch(3);
+    await batch.subscription('org-1', 'sub-1');
+    expect(await Promise.all([batch.clearsFailures('org-1', 'sub-1'), batch.clearsFailures('org-1', 'sub-1')])).toEqual([true, false]);
   });
 });
