@@ -7,7 +7,7 @@ import * as z from '#api/zod';
 import { defineOperation } from '#api/operation';
 import { dataOf } from '#api/responses/common';
 import { EmailTemplate } from '#api/responses/templates';
-import { createEmailTemplate } from '#use-cases/email-templates';
+import { createEmailTemplate } from '#use-cases/create-email-template';
 
 export default defineOperation({
   operationId: 'createEmailTemplate',

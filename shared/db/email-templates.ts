@@ -3,12 +3,14 @@
  * `GET /email-templates/{idOrSlug}`). All in one partition `PK = ORG#<orgId>#EMAILTPL`: the template at
  * `SK = TPL#<id>`, and a claim of its slug at `SK = SLUG#<slug>` (written with it, conditionally, so a slug names
  * one template of the organization). System templates are not stored (shared/domain/system-email-templates.ts).
+ * A template item holds its `outline` (shared/domain/template-outline.ts) from when it is saved; items saved before
+ * outlines lack it until `npm run admin -- table backfill-indexes` writes it (shared/db/index-backfill.ts).
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { emailTemplatesPk } from '#db/keys';
 import { transactWrite } from '#db/transact';
-import type { EmailTemplate } from '#domain/system-email-templates';
+import type { OutlinedTemplate } from '#domain/system-email-templates';
 
 const pk = emailTemplatesPk;
 const templateKey = (orgId: string, id: string) => ({ PK: pk(orgId), SK: `TPL#${id}` });
@@ -20,8 +22,8 @@ export const MAX_ORG_TEMPLATES = 500;
 /** The slug is taken by another template of the organization. */
 export class SlugTaken extends Error {}
 
-function toTemplate(item: Record<string, any>): EmailTemplate {
-  const { id, slug, name, subject, body, description, category, audience, stage, side, tone, isActive, mergeFields, createdAt, updatedAt } = item;
+function toTemplate(item: Record<string, any>): OutlinedTemplate {
+  const { id, slug, name, subject, body, description, category, audience, stage, side, tone, isActive, mergeFields, outline, createdAt, updatedAt } = item;
   return {
     id,
     slug,
@@ -37,6 +39,7 @@ function toTemplate(item: Record<string, any>): EmailTemplate {
     tone: tone ?? null,
     isActive: Boolean(isActive),
     mergeFields: mergeFields ?? [],
+    outline: outline ?? null,
     createdAt,
     updatedAt,
   };
@@ -46,7 +49,7 @@ function toTemplate(item: Record<string, any>): EmailTemplate {
  * Stores a new template and claims its slug.
  * @throws SlugTaken when another template of the organization has the slug
  */
-export async function putEmailTemplate(orgId: string, t: EmailTemplate, createdBy: string | null): Promise<void> {
+export async function putEmailTemplate(orgId: string, t: OutlinedTemplate, createdBy: string | null): Promise<void> {
   const { source: _source, ...fields } = t;
   await transactWrite(
     [
@@ -58,19 +61,19 @@ export async function putEmailTemplate(orgId: string, t: EmailTemplate, createdB
 }
 
 /** The organization's template with this id, or undefined. */
-export async function getEmailTemplateById(orgId: string, id: string): Promise<EmailTemplate | undefined> {
+export async function getEmailTemplateById(orgId: string, id: string): Promise<OutlinedTemplate | undefined> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: templateKey(orgId, id) }));
   return out.Item ? toTemplate(out.Item) : undefined;
 }
 
 /** The organization's template with this slug, or undefined. */
-export async function getEmailTemplateBySlug(orgId: string, slug: string): Promise<EmailTemplate | undefined> {
+export async function getEmailTemplateBySlug(orgId: string, slug: string): Promise<OutlinedTemplate | undefined> {
   const claim = await db().send(new GetCommand({ TableName: tableName(), Key: slugKey(orgId, slug) }));
   return claim.Item ? getEmailTemplateById(orgId, claim.Item.templateId) : undefined;
 }
 
 /** Every template of the organization (active or not), oldest first. */
-export async function listOrgEmailTemplates(orgId: string): Promise<EmailTemplate[]> {
+export async function listOrgEmailTemplates(orgId: string): Promise<OutlinedTemplate[]> {
   const items: Record<string, any>[] = [];
   let ExclusiveStartKey: Record<string, any> | undefined;
   do {

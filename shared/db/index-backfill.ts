@@ -8,6 +8,7 @@ import { db, tableName } from '#db/client';
 import { gsi4 } from '#db/keys';
 import { openTaskIndex } from '#db/task-items';
 import { indexItem } from '#db/search-index';
+import { templateOutlines, TemplateSyntaxError } from '#domain/template-fields';
 
 /** Items changed per kind by {@link backfillIndexes}. */
 export interface BackfillCounts {
@@ -19,9 +20,11 @@ export interface BackfillCounts {
   tasks: number;
   /** Deals and contacts given (or given again) their search tokens. */
   searchable: number;
+  /** Organization email templates given the outline of their merge fields (shared/domain/template-outline.ts). */
+  templates: number;
 }
 
-const ENTITIES = ['ApiKey', 'OAuthGrant', 'KeyDate', 'Task', 'Transaction', 'Contact'];
+const ENTITIES = ['ApiKey', 'OAuthGrant', 'KeyDate', 'Task', 'Transaction', 'Contact', 'EmailTemplate'];
 
 /** One conditional `UpdateItem`; false when its condition failed (the item changed or is already done). */
 async function update(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
@@ -69,6 +72,19 @@ async function backfillItem(item: Record<string, any>): Promise<keyof BackfillCo
     case 'Contact':
       await indexItem(item, false);
       return 'searchable';
+    case 'EmailTemplate': {
+      if (item.outline) return false;
+      // The outline is what a reminder checks a deal against without a parser. Its text was checked when it was saved;
+      // one that no longer parses keeps no outline (a reminder then finds blanks only when it renders it).
+      let outline;
+      try {
+        outline = templateOutlines(item.subject, item.body);
+      } catch (err) {
+        if (err instanceof TemplateSyntaxError) return false;
+        throw err;
+      }
+      return (await update({ Key, UpdateExpression: 'SET outline = :o', ConditionExpression: 'attribute_not_exists(outline) OR outline = :null', ExpressionAttributeValues: { ':o': outline, ':null': null } })) && 'templates';
+    }
     default:
       return false;
   }
@@ -77,12 +93,13 @@ async function backfillItem(item: Record<string, any>): Promise<keyof BackfillCo
 /**
  * Scans the table (every page, `entity` filtered server-side) and gives each item written before issue 24's indexes
  * its new index attributes: credentials move to GSI4, completed key dates leave the open key-date index, open tasks
- * get their assignee entry, deals and contacts get their search tokens. Every change is conditional or idempotent:
+ * get their assignee entry, deals and contacts get their search tokens, organization email templates get their
+ * outline. Every change is conditional or idempotent:
  * safe to run again, and against a live table (an item changed meanwhile keeps its newer state).
  * @param segments parallel scan segments (DynamoDB `TotalSegments`), 1 to 64
  */
 export async function backfillIndexes(segments = 4): Promise<BackfillCounts> {
-  const counts: BackfillCounts = { credentials: 0, keyDates: 0, tasks: 0, searchable: 0 };
+  const counts: BackfillCounts = { credentials: 0, keyDates: 0, tasks: 0, searchable: 0, templates: 0 };
   const values = Object.fromEntries(ENTITIES.map((e, i) => [`:e${i}`, e]));
   await Promise.all(
     Array.from({ length: segments }, async (_, Segment) => {

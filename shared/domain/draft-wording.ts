@@ -4,7 +4,6 @@
  * (address, status, upcoming key dates), the recipient and the sender. The result is a starting point that a person
  * reviews; nothing is sent.
  */
-import { DateTime } from 'luxon';
 import { textToHtml } from '#domain/html-text';
 
 /** The kinds of message the rules know, in the order they are tried. */
@@ -61,8 +60,15 @@ export interface DraftWording {
   smsText: string;
 }
 
-/** `2026-12-15` → `Tuesday, December 15`. */
-export const spokenDate = (date: string): string => DateTime.fromISO(date, { zone: 'UTC' }).setLocale('en-US').toFormat('cccc, LLLL d');
+let spoken: Intl.DateTimeFormat | undefined;
+
+/** `2026-12-15` → `Tuesday, December 15` (US English); a text that is not a calendar date is returned as it is. */
+export function spokenDate(date: string): string {
+  const day = new Date(`${date.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== date.slice(0, 10)) return date;
+  spoken ??= new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' });
+  return spoken.format(day);
+}
 
 /** `InspectionDeadline` → `Inspection deadline`. */
 export const humanize = (keyDateType: string): string => {

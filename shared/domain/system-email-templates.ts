@@ -2,8 +2,12 @@
  * The system email templates: the common transaction-coordination messages every organization can list, read and
  * render (spec "Templates and forms": organization and system templates). Their ids are fixed (v5-style constants)
  * so a client may store one; their slugs are reserved (an organization template never takes one).
- * Bodies are plain text with Handlebars merge fields (shared/domain/template-render.ts).
+ * Bodies are plain text with Handlebars merge fields (shared/domain/template-render.ts); their outlines
+ * (shared/domain/template-outline.ts) are generated into system-template-outlines.json by
+ * `npx tsx bin/template-outlines.ts`, so reading them needs no parser.
  */
+import { mergeFieldsOfOutlines, type TemplateOutlines } from '#domain/template-outline';
+import OUTLINES from './system-template-outlines.json' with { type: 'json' };
 
 /** An email template as the API returns it (organization and system alike). */
 export interface EmailTemplate {
@@ -26,6 +30,17 @@ export interface EmailTemplate {
   createdAt: string;
   updatedAt: string;
 }
+
+/**
+ * A template as the service reads it: with the outline of its subject and body. `null` for an organization template
+ * saved before outlines were stored, until `npm run admin -- table backfill-indexes` gives it one (docs/indexes.md).
+ */
+export interface OutlinedTemplate extends EmailTemplate {
+  outline: TemplateOutlines | null;
+}
+
+/** The template as the API returns it (without its outline). */
+export const templateView = ({ outline: _outline, ...t }: OutlinedTemplate): EmailTemplate => t;
 
 /** When the system templates were last revised (their `createdAt`/`updatedAt`). */
 const REVISED = '2026-11-01T00:00:00.000Z';
@@ -159,9 +174,17 @@ const SEEDS: Seed[] = [
   },
 ];
 
-/** The system templates, with their merge fields filled in by the caller's analysis. */
-export function systemTemplates(fieldsOf: (subject: string, body: string) => string[]): EmailTemplate[] {
-  return SEEDS.map((s) => ({ ...s, source: 'system', isActive: true, mergeFields: fieldsOf(s.subject, s.body), createdAt: REVISED, updatedAt: REVISED }));
+/** The subject and body of each system template, by id (the generator's input). */
+export const systemTemplateTexts = (): { id: string; subject: string; body: string }[] => SEEDS.map(({ id, subject, body }) => ({ id, subject, body }));
+
+/** The system templates with their generated outlines and the merge fields those give. */
+export function systemTemplates(): OutlinedTemplate[] {
+  const outlines = OUTLINES as Record<string, TemplateOutlines>;
+  return SEEDS.map((s) => {
+    const outline = outlines[s.id];
+    if (!outline) throw new Error(`system template ${s.slug} has no outline: run npx tsx bin/template-outlines.ts`);
+    return { ...s, source: 'system', isActive: true, mergeFields: mergeFieldsOfOutlines(outline), outline, createdAt: REVISED, updatedAt: REVISED };
+  });
 }
 
 /** Slug of the template a reminder uses when it names none. */

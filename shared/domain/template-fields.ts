@@ -11,6 +11,7 @@
  */
 import { parse as handlebarsParse } from 'handlebars/dist/cjs/handlebars/compiler/base.js';
 import { isMergeFieldName } from '#domain/merge-fields';
+import type { OutlineNode, TemplateOutlines } from '#domain/template-outline';
 
 /** What a template uses, from its parse tree. */
 export interface TemplateAnalysis {
@@ -108,27 +109,22 @@ export function analyzeTemplate(text: string): TemplateAnalysis {
 }
 
 /**
- * The fields a template inserts in the branches its conditions take, given which fields have a value: a field
- * inside an `#if` not taken is neither used nor missing.
- * @throws TemplateSyntaxError when the text does not parse
+ * The outline of a parsed template (shared/domain/template-outline.ts): each mustache naming a field, and each block
+ * testing one (a block helper other than `if` is read as `unless`; `analyzeTree` refuses those anyway).
  */
-export function reachedFields(tree: Node, has: (field: string) => boolean, onMustache?: (n: Node, field: string) => void): string[] {
-  const reached: string[] = [];
-  const visit = (node: Node | undefined): void => {
-    if (!node) return;
-    if (node.type === 'Program') return (node.body as Node[]).forEach(visit);
-    if (node.type === 'BlockStatement') {
-      const field = fieldOf(node.params[0]);
-      if (!field) return;
-      const truthy = has(field) === (node.path.original === 'if');
-      return visit(truthy ? node.program : node.inverse);
+export function outlineOf(program: Node | undefined): OutlineNode[] {
+  const out: OutlineNode[] = [];
+  for (const n of (program?.body ?? []) as Node[]) {
+    if (n.type === 'MustacheStatement') {
+      const field = fieldOf(n.path);
+      if (field) out.push(field);
+    } else if (n.type === 'BlockStatement') {
+      const field = fieldOf(n.params[0]);
+      if (field) out.push({ block: n.path.original === 'if' ? 'if' : 'unless', field, then: outlineOf(n.program), else: outlineOf(n.inverse) });
     }
-    if (node.type !== 'MustacheStatement') return;
-    const field = fieldOf(node.path);
-    if (!field) return;
-    if (!reached.includes(field)) reached.push(field);
-    onMustache?.(node, field);
-  };
-  visit(tree);
-  return reached;
+  }
+  return out;
 }
+
+/** The outlines of a subject and body, as stored with a template. @throws TemplateSyntaxError when a text does not parse */
+export const templateOutlines = (subject: string, body: string): TemplateOutlines => ({ subject: outlineOf(parseTemplate(subject)), body: outlineOf(parseTemplate(body)) });

@@ -5,7 +5,8 @@
  * value is simply false.
  */
 import { isMergeFieldName } from '#domain/merge-fields';
-import { analyzeTree, fieldOf, parseTemplate, reachedFields, TemplateSyntaxError, type Node } from '#domain/template-fields';
+import { analyzeTree, fieldOf, outlineOf, parseTemplate, TemplateSyntaxError, type Node } from '#domain/template-fields';
+import { reachedFields } from '#domain/template-outline';
 
 /** One rendered text and what it used. */
 export interface RenderedText {
@@ -28,7 +29,7 @@ export function renderTemplate(text: string, values: ReadonlyMap<string, string 
   const a = analyzeTree(tree);
   if (a.unsupported.length) throw new TemplateSyntaxError(`unsupported: ${a.unsupported.join('; ')}`);
   const has = (f: string) => isMergeFieldName(f) && values.get(f) != null && values.get(f) !== '';
-  const reached = reachedFields(tree, has);
+  const reached = reachedFields(outlineOf(tree), has);
   return {
     text: evaluate(tree, values, has),
     fields: reached.filter(has),

@@ -2,7 +2,8 @@
  * Write cost of authentication and the one-off index backfill (shared/db/index-backfill.ts) on DynamoDB Local:
  * a key listed on GSI4 (keys only) costs 1 write unit per request, a key still listed on GSI1 (projection ALL, as
  * written before issue 24) costs 2; the backfill moves such keys, takes completed key dates off the open index,
- * gives open tasks their assignee entry and old deals their search tokens, and a second run changes nothing.
+ * gives open tasks their assignee entry and old deals their search tokens, and a second run changes nothing. An
+ * email template saved before outlines gets its outline (what a reminder checks a deal against).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -18,6 +19,8 @@ import { taskItem, type Task } from '#db/task-items';
 import { formatAddress, listTransactions, transactionItem, type Transaction } from '#db/transactions';
 import { listOpenTasks } from '#db/tasks';
 import { backfillIndexes } from '#db/index-backfill';
+import { putEmailTemplate } from '#db/email-templates';
+import { findEmailTemplate } from '#use-cases/email-templates';
 
 let counter: RoundTripCounter;
 let org: Awaited<ReturnType<typeof createOrganization>>;
@@ -74,5 +77,20 @@ describe('authentication write cost and the index backfill', () => {
     expect(kd.Item?.GSI1PK).toBeUndefined();
 
     expect(await backfillIndexes(2)).toMatchObject({ credentials: 0, keyDates: 0, tasks: 0 });
+  });
+
+  it('gives an email template saved before outlines its outline, once', async () => {
+    const id = randomUUID();
+    const body = '{{#if reminder.note}}{{reminder.note}}{{/if}} {{keyDates.ClosingDate}}';
+    const t = { id, slug: 'old-closing', source: 'organization' as const, name: 'Old closing', subject: 'Closing {{property.address}}', body, description: null, category: null, audience: null, stage: null, side: null, tone: null, isActive: true, mergeFields: ['property.address', 'keyDates.ClosingDate', 'reminder.note'], outline: null, createdAt: deal.createdAt, updatedAt: deal.createdAt };
+    await putEmailTemplate(org.orgId, t, null);
+    expect((await findEmailTemplate(org.orgId, id))?.outline).toBeNull();
+
+    expect(await backfillIndexes(2)).toMatchObject({ templates: 1 });
+    expect((await findEmailTemplate(org.orgId, 'old-closing'))?.outline).toEqual({
+      subject: ['property.address'],
+      body: [{ block: 'if', field: 'reminder.note', then: ['reminder.note'], else: [] }, 'keyDates.ClosingDate'],
+    });
+    expect(await backfillIndexes(2)).toMatchObject({ templates: 0 });
   });
 });

@@ -115,5 +115,9 @@ describe('draft wording (rules, no language model)', () => {
   it('humanizes key-date types and speaks dates', () => {
     expect(humanize('InspectionDeadline')).toBe('Inspection deadline');
     expect(spokenDate('2027-01-15')).toBe('Friday, January 15');
+    // The calendar day as written, whatever the machine's zone; a leap day; a date that does not exist is left as is.
+    expect(spokenDate('2027-11-07')).toBe('Sunday, November 7');
+    expect(spokenDate('2028-02-29')).toBe('Tuesday, February 29');
+    expect(spokenDate('2027-02-30')).toBe('2027-02-30');
   });
 });
