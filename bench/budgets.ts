@@ -25,10 +25,10 @@ const OUT_DIR = path.join(ROOT, '.bench');
 export const BUDGETS = { apiKb: 400, workerKb: 600, apiInitRatio: 1.3 } as const;
 /**
  * Workers built without the X-Ray SDK (`xraySdk: false` where they are defined: they hold the S3 client), by bundle
- * name; kept in step with lib/messaging-pipeline.ts (`S3_WORKERS`), lib/extraction-pipeline.ts, lib/oauth-server.ts
- * and lib/workspace-lifecycle.ts.
+ * name; kept in step with lib/messaging-pipeline.ts (`S3_WORKERS`), lib/extraction-pipeline.ts, lib/oauth-server.ts,
+ * lib/workspace-lifecycle.ts and lib/report-builder.ts.
  */
-const WORKERS_WITHOUT_XRAY = new Set(['inbound-email', 'scheduled-send', 'public-links', 'message-send', 'document-uploaded', 'oauth', 'workspace-export', 'workspace-purge', 'step-startOcr', 'step-collectBlocks', 'step-extractFields']);
+const WORKERS_WITHOUT_XRAY = new Set(['inbound-email', 'scheduled-send', 'public-links', 'message-send', 'document-uploaded', 'oauth', 'workspace-export', 'workspace-purge', 'report-pdf', 'report-zip', 'step-startOcr', 'step-collectBlocks', 'step-extractFields']);
 
 const log = (msg: string) => process.stderr.write(`[bench:bundles] ${msg}\n`);
 

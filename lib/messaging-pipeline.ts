@@ -5,7 +5,8 @@
  *   reply ─▶ SES receipt rule ─▶ inbound-mail bucket ─▶ inbound-email          lib/messaging/inbound-mail.ts (with a mail domain)
  *   sms:send ─▶ End User Messaging SMS;  reply/STOP ─▶ topic ─▶ inbound-sms     lib/messaging/sms.ts
  *   End User Messaging SMS ─receipts (configuration set)─▶ topic ─▶ sms-events     lib/messaging/sms.ts
- *   schedules:manage ─▶ EventBridge Scheduler (group, role) ─▶ scheduled-send   lib/messaging/scheduler.ts
+ *   schedule.requested (outbox) ─stream─▶ webhook-fanout (the outbox relay) ─▶ EventBridge Scheduler ─▶ scheduled-send
+ *                                                                              lib/messaging/scheduler.ts
  *   messages:queue (API) / scheduled-send ─▶ message.queued | service_email.queued ─stream─▶ message-send ─▶ SES / SMTP / SMS
  *                                                                              lib/messaging/send-worker.ts
  *   GET /l/{token} (HTTP API, no credentials) ─▶ public-links ─▶ 302 to a 5-minute download URL
@@ -16,10 +17,11 @@
  *   dropped silently.
  * - Both topics are encrypted with one customer managed key (AWS managed keys cannot grant SES or End User
  *   Messaging), rotated yearly; its policy lets those two services use it from this account only.
- * - `grantCapabilities` turns an API group's `mail:send`, `sms:send` and `schedules:manage` into grants and
- *   environment (see each construct's `grant…`).
+ * - `grantCapabilities` turns an API group's `mail:send`, `sms:send` and `messages:queue` into grants and
+ *   environment (see each construct's `grant…`). No API group manages schedules: `scheduler.grantManage` goes to
+ *   the outbox relay (lib/stack.ts).
  * - Alarms: failure queue and scheduler DLQ not empty, a message in either 7 days old (half its retention),
- *   scheduler unable to reach its DLQ, worker errors, SES account bounce and complaint rates nearing the levels at
+ *   scheduler unable to reach its DLQ, a requested schedule the outbox relay could not create, worker errors, SES account bounce and complaint rates nearing the levels at
  *   which SES reviews an account, each linked to its runbook section; a dashboard row.
  */
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
@@ -178,8 +180,8 @@ export class MessagingPipeline extends Construct {
 
   /**
    * Gives an API group function what its operations' messaging capabilities ask: `mail:send` (MailSending.grantSend),
-   * `sms:send` (SmsMessaging.grantSend), `messages:queue` (the mail identities only: the send worker sends),
-   * `schedules:manage` (MessageScheduler.grantManage); a function that sends or queues also gets `PUBLIC_BASE_URL`
+   * `sms:send` (SmsMessaging.grantSend), `messages:queue` (the mail identities only: the send worker sends); no API
+   * group manages schedules (the outbox relay does: lib/stack.ts); a function that sends or queues also gets `PUBLIC_BASE_URL`
    * (links in messages).
    * @param publicBaseUrl base URL of public links, without a trailing `/`
    */
@@ -187,7 +189,6 @@ export class MessagingPipeline extends Construct {
     if (uses.has('mail:send')) this.mail.grantSend(fn);
     if (uses.has('messages:queue')) this.mail.addIdentityEnvironment(fn);
     if (uses.has('sms:send')) this.sms.grantSend(fn);
-    if (uses.has('schedules:manage')) this.scheduler.grantManage(fn);
     if (uses.has('mail:send') || uses.has('sms:send') || uses.has('messages:queue')) fn.fn.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
   }
 
@@ -197,6 +198,7 @@ export class MessagingPipeline extends Construct {
       SchedulerDlqAlarm: 'scheduler-dlq',
       SendDlqAlarm: 'message-send-dlq',
       SchedulerDlqUnreachableAlarm: 'scheduler-dlq-unreachable',
+      ScheduleRequestsFailedAlarm: 'schedule-requests-failed',
       WorkerErrorsAlarm: 'messaging-worker-errors',
       SesBounceRateAlarm: 'ses-bounce-rate',
       SesComplaintRateAlarm: 'ses-complaint-rate',
@@ -236,6 +238,13 @@ export class MessagingPipeline extends Construct {
         'SchedulerDlqUnreachableAlarm',
         'EventBridge Scheduler failed to write a failed invocation to its dead-letter queue: a scheduled message may be lost. Check the scheduler role and the queue.',
         this.scheduler.group.metricFailedToBeSentToDLQ(undefined, fifteenMinutes),
+      ),
+      alarm(
+        'ScheduleRequestsFailedAlarm',
+        'The outbox relay (webhook fan-out) could not create a requested schedule after its retries: that scheduled message, reminder or export is failed ' +
+          '(the user sees why), or that workspace deletion will not purge (status error). Check the relay\'s scheduler grant and the scheduler\'s quotas.',
+        // The relay's EMF metric (shared/use-cases/schedule-relay.ts; namespace and `service` dimension: shared/observability/powertools.ts).
+        new cloudwatch.Metric({ namespace: 'TransactionCoordination', metricName: 'ScheduleRequestsFailed', dimensionsMap: { service: 'webhook-fanout' }, ...fifteenMinutes }),
       ),
       alarm(
         'WorkerErrorsAlarm',

@@ -36,6 +36,13 @@ export const NO_LOCAL_ADAPTERS_SHIM = fileURLToPath(new URL('./bundling/no-local
 /** See lib/bundling/lru-cache.ts. */
 export const LRU_CACHE_SHIM = fileURLToPath(new URL('./bundling/lru-cache.ts', import.meta.url));
 
+/** See lib/bundling/pako-node-zlib.ts, lib/bundling/standard-fonts-helvetica.ts and lib/bundling/no-png-codec.ts (pdf-lib's dependencies). */
+export const PDF_LIB_SHIMS = {
+  pako: fileURLToPath(new URL('./bundling/pako-node-zlib.ts', import.meta.url)),
+  '@pdf-lib/standard-fonts': fileURLToPath(new URL('./bundling/standard-fonts-helvetica.ts', import.meta.url)),
+  '@pdf-lib/upng': fileURLToPath(new URL('./bundling/no-png-codec.ts', import.meta.url)),
+} as const;
+
 /** The esbuild aliases a function is bundled with (bench/bundles.ts builds with the same). */
 export function bundlingAliases(xraySdk: boolean): Record<string, string> {
   return {
@@ -46,6 +53,7 @@ export function bundlingAliases(xraySdk: boolean): Record<string, string> {
     '#ports/scheduler/local': NO_LOCAL_ADAPTERS_SHIM,
     '#ports/push/local': NO_LOCAL_ADAPTERS_SHIM,
     '#ports/token-signer/local': NO_LOCAL_ADAPTERS_SHIM,
+    ...PDF_LIB_SHIMS,
     ...responseSchemaAliases(),
     ...(!xraySdk && { '#observability/xray': NO_XRAY_SHIM }),
   };

@@ -35,13 +35,14 @@ import { McpEndpoint } from './mcp-endpoint.ts';
 import { OAuthServer } from './oauth-server.ts';
 import { PartnerApi } from './partner-api.ts';
 import { WorkspaceLifecycle, type LifecycleWorker } from './workspace-lifecycle.ts';
+import { ReportBuilder, type ReportWorkerName } from './report-builder.ts';
 import { recordRetentionYearsOf, TableBackupPlan, tableBackupYearsOf } from './retention.ts';
 
 /** Repository root (the directory holding `functions/`), resolved from this file so cwd does not matter. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Handler module of a worker: `functions/<name>/handler.ts` (exports `handler`). */
-export const handlerEntryOf = (name: WebhookWorker | MessagingWorker | LifecycleWorker): string => path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
+export const handlerEntryOf = (name: WebhookWorker | MessagingWorker | LifecycleWorker | ReportWorkerName): string => path.join(PROJECT_ROOT, 'functions', name, 'handler.ts');
 
 /** Stack props plus the few deployment knobs `configureApp` reads from context. */
 export interface TransactionCoordinationStackProps extends StackProps {
@@ -98,6 +99,8 @@ export class TransactionCoordinationStack extends Stack {
   readonly messaging: MessagingPipeline;
   /** Workspace deletion and export: the purge and export workers, targets of the messaging scheduler. */
   readonly lifecycle: WorkspaceLifecycle;
+  /** The report workers (PDF, ZIP) the reports API group invokes (lib/report-builder.ts). */
+  readonly reports: ReportBuilder;
   /** On-call dashboard and alarms (`dashboard.alarms`). */
   readonly dashboard: ServiceDashboard;
   /** API alarms: 5xx without 501, p99 latency, 4xx and 429 surges, API function throttles. */
@@ -191,7 +194,7 @@ export class TransactionCoordinationStack extends Stack {
     }
     const publicBaseUrl = messagingSettings.publicBaseUrl ?? this.httpApi.api.apiEndpoint;
 
-    // Before the capability grants: its workers become schedule targets, whose ARNs `schedules:manage` passes on.
+    // Its workers become schedule targets; the outbox relay (webhook fan-out) gets every target's ARN (grantManage).
     this.lifecycle = new WorkspaceLifecycle(this, 'Lifecycle', {
       table: this.table.table,
       documentsBucket: this.extraction.bucket,
@@ -199,6 +202,9 @@ export class TransactionCoordinationStack extends Stack {
       entryOf: handlerEntryOf,
       messaging: this.messaging,
     });
+    // Schedule writes go behind the outbox (issue 24): the relay creates and deletes schedules, no API group does.
+    this.messaging.scheduler.grantManage(this.webhooks.fanout);
+    this.reports = new ReportBuilder(this, 'Reports', { table: this.table.table, documentsBucket: this.extraction.bucket, dataKey: this.dataKey, entryOf: handlerEntryOf });
     // A failed upload notification would otherwise be dropped after Lambda's retries, leaving a document with no
     // extraction job: keep it for a replay.
     this.messaging.catchFailures(this.extraction.uploadHandler);
@@ -207,6 +213,7 @@ export class TransactionCoordinationStack extends Stack {
       const uses = new Set<Capability>(ops.filter((op) => op.group === group).flatMap((op) => op.uses));
       if (uses.has('documents:read') || uses.has('documents:write')) this.extraction.grantDocuments(fn, { read: uses.has('documents:read'), write: uses.has('documents:write') });
       if (uses.has('extraction:start')) this.extraction.grantStartExtraction(fn);
+      if (uses.has('reports:build')) this.reports.grantBuild(fn);
       this.messaging.grantCapabilities(fn, uses, publicBaseUrl);
       // Any operation accepts an OAuth access token: every API function verifies them, with one issuer, against the
       // public key the OAuth function published in the table (no KMS access: lib/oauth-server.ts).
@@ -247,6 +254,7 @@ export class TransactionCoordinationStack extends Stack {
         { alarms: this.extraction.alarms, widgets: this.extraction.dashboardWidgets() },
         { alarms: this.messaging.alarms, widgets: this.messaging.dashboardWidgets() },
         { alarms: functionAlarms.alarms, widgets: [] },
+        { alarms: [this.reports.errorsAlarm], widgets: [] },
         { alarms: [this.mcp.errorsAlarm], widgets: [] },
         ...(this.partnerAlarms ? [{ alarms: this.partnerAlarms.alarms, widgets: this.partnerAlarms.dashboardWidgets() }] : []),
       ],

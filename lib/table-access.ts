@@ -75,11 +75,13 @@ export type WebhookWorker = (typeof WEBHOOK_WORKERS)[number];
  *   (`attribute_not_exists(SK)`, `ReturnValuesOnConditionCheckFailure` to learn a replayed delivery's status).
  * - `GetItem`: `redeliveryMessages` (shared/use-cases/redeliver-webhook.ts) reads each pending redelivery a
  *   `webhook.redelivery_requested` event names (consistent read), for its payload.
- * No `UpdateItem`, `DeleteItem` or transactions: fan-out never changes an item.
+ * - `UpdateItem`: the schedule relay (shared/use-cases/schedule-relay.ts) marks a scheduled message, reminder,
+ *   export or deletion whose schedule could not be created (one conditional update each).
+ * No `DeleteItem` or transactions: fan-out never removes an item.
  * Reading the stream (`DescribeStream`, `GetShardIterator`, `GetRecords`, `ListStreams`) is granted by its
  * event source mapping, on the stream ARN only.
  */
-export const WEBHOOK_FANOUT_TABLE_ACCESS: TableAccess = ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:GetItem'];
+export const WEBHOOK_FANOUT_TABLE_ACCESS: TableAccess = ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'];
 
 /**
  * `webhook-delivery` (SQS → HTTPS POST), base table only (no GSI access):
@@ -134,6 +136,12 @@ export const WORKSPACE_PURGE_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', 'd
  * Nothing that deletes or creates items.
  */
 export const WORKSPACE_EXPORT_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'];
+
+/** `report-pdf` (lib/report-builder.ts), base table only: `Query` (the deal's messages). Read-only. */
+export const REPORT_PDF_TABLE_ACCESS: TableAccess = ['dynamodb:Query'];
+
+/** `report-zip` (lib/report-builder.ts), base table only: `Query` (the deal's messages), `GetItem` (each document's item). Read-only. */
+export const REPORT_ZIP_TABLE_ACCESS: TableAccess = ['dynamodb:Query', 'dynamodb:GetItem'];
 
 /**
  * The messaging workers, each built from `functions/<worker>/handler.ts` (lib/messaging-pipeline.ts). Like the

@@ -1,12 +1,12 @@
 /**
  * `WorkspaceLifecycle`: what workspace deletion and export need in AWS (issue 13).
  *
- *   account API (schedules:manage) ──CreateSchedule──▶ messaging scheduler (lib/messaging/scheduler.ts: group,
+ *   account API ──schedule.requested (outbox)──▶ outbox relay ──CreateSchedule──▶ messaging scheduler (lib/messaging/scheduler.ts: group,
  *   role, DLQ) ──at the time──▶ workspace-purge / workspace-export ──after Lambda's async retries──▶ failure queue
  *
  * - The schedules are the messaging scheduler's: one group, one role, one dead-letter queue for the whole service.
  *   Both workers are registered as its targets (`MessageScheduler.addTarget`), so its role may invoke exactly
- *   scheduled-send and these two, and every `schedules:manage` function gets `SCHEDULE_TARGET_WORKSPACE_PURGE_ARN`
+ *   scheduled-send and these two, and the relay (`grantManage`) gets `SCHEDULE_TARGET_WORKSPACE_PURGE_ARN`
  *   and `SCHEDULE_TARGET_WORKSPACE_EXPORT_ARN`.
  * - `workspace-purge` (functions/workspace-purge): 15 minutes, deletes the organization's items (table access in
  *   lib/table-access.ts), its objects under `org/<orgId>/`, `ocr/<orgId>/` and `exports/<orgId>/`, and its schedules

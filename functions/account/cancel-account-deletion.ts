@@ -12,7 +12,6 @@ export default defineOperation({
   path: '/api/v1/account/deletion/cancel',
   access: 'actions',
   summary: 'Cancels a scheduled workspace deletion (owner only).',
-  uses: ['schedules:manage'],
   whileFrozen: true,
   response: deletionCancelResponse,
   handler: async (_input, { principal }) => ({ body: { data: await cancelDeletion(principal) } }),

@@ -14,7 +14,7 @@ export default defineOperation({
   path: '/api/v1/account/deletion/request',
   access: 'actions',
   summary: 'Schedules workspace deletion (owner only; confirmName must match the workspace name).',
-  uses: ['schedules:manage', 'messages:queue'],
+  uses: ['messages:queue'],
   schemas: () => ({ body: z.object({ confirmName: z.nullable(z.string().check(z.maxLength(200))) }) }),
   example: { body: { confirmName: 'Example Realty' } },
   response: deletionRequestResponse,

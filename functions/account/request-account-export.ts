@@ -13,7 +13,6 @@ export default defineOperation({
   path: '/api/v1/account/export/request',
   access: 'actions',
   summary: 'Starts a workspace export delivered by email (owner only).',
-  uses: ['schedules:manage'],
   whileFrozen: true,
   response: exportRequestResponse,
   handler: async (_input, { principal, now }) => ({ body: { data: await requestExport(principal, now) } }),

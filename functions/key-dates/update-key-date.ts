@@ -17,7 +17,6 @@ export default defineOperation({
   access: 'draft',
   summary: 'Changes one key date; linked tasks move with it.',
   /** Moves the deal's reminders that follow a key date it changes (their schedules). */
-  uses: ['schedules:manage'],
   response: () => dataOf(KeyDate),
   schemas: () => ({
     path: z.object({ transactionId: uuid(), keyDateType: keyDateType() }),

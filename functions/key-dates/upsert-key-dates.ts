@@ -19,7 +19,6 @@ export default defineOperation({
   access: 'draft',
   summary: 'Bulk upsert: a type appears at most once per transaction; writing it again updates it.',
   /** Moves the deal's reminders that follow a key date it changes (their schedules). */
-  uses: ['schedules:manage'],
   response: () => listOf(KeyDate),
   schemas: () => ({
     path: uuidPath('transactionId'),

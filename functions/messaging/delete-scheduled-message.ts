@@ -17,7 +17,6 @@ export default defineOperation({
   access: 'actions',
   idempotent: true,
   summary: 'Cancels a pending scheduled message.',
-  uses: ['schedules:manage'],
   schemas: () => ({ path: uuidPath('messageId') }),
   response: () => dataOf(ScheduledMessage),
   /** `{data: scheduledMessage}`, status `cancelled`. */

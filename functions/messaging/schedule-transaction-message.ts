@@ -20,7 +20,6 @@ export default defineOperation({
   access: 'actions',
   idempotent: true,
   summary: 'Schedules an email on the deal for later sending.',
-  uses: ['schedules:manage'],
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({

@@ -15,7 +15,7 @@ export default defineOperation({
   path: '/api/v1/transactions/{transactionId}/reports/communication-log',
   access: 'read',
   summary: "Report of the deal's communications as PDF, ZIP with documents, or JSON.",
-  uses: ['documents:read', 'documents:write'],
+  uses: ['reports:build'],
   schemas: () => ({
     path: uuidPath('transactionId'),
     query: z.object({

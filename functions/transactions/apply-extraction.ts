@@ -18,7 +18,6 @@ export default defineOperation({
   access: 'actions',
   summary: 'Applies an extraction result: creates a deal or attaches to transactionId.',
   /** Moves the deal's reminders that follow a key date it changes (their schedules). */
-  uses: ['schedules:manage'],
   response: () => dealResponse(),
   schemas: () => ({
     body: z.object({

@@ -18,7 +18,6 @@ export default defineOperation({
   access: 'actions',
   summary: 'Schedules a deadline reminder email on the deal.',
   designedHere: true,
-  uses: ['schedules:manage'],
   schemas: () => ({
     path: uuidPath('transactionId'),
     body: z.object({

@@ -17,7 +17,6 @@ export default defineOperation({
   access: 'actions',
   summary: "Sets a status of the organization's vocabulary and runs its cascade.",
   /** Moves the deal's reminders that follow a key date it changes (their schedules). */
-  uses: ['schedules:manage'],
   response: () => z.object({ data: Deal, changed: z.boolean(), cascade: z.object({ tasksCreated: z.array(Task), keyDatesShifted: z.array(z.object({ keyDateType: z.string(), from: day(), to: day() })) }) }),
   schemas: () => ({
     path: uuidPath('transactionId'),

@@ -1,8 +1,11 @@
 /**
- * Outbox fan-out worker (DynamoDB Streams → SQS): parses each stream record into its outbox envelope and hands it to
- * the fan-out use case (shared/use-cases/fan-out.ts: webhook deliveries, then the team's notifications, which fail
- * apart). Records whose deliveries failed are reported (`batchItemFailures`, through Powertools' `BatchProcessor`),
- * so the stream retries from the earliest of them; a failed notification is counted, never retried.
+ * Outbox fan-out worker, the outbox relay (DynamoDB Streams → SQS, EventBridge Scheduler): parses each stream record
+ * into its outbox envelope and hands it to the fan-out use case (shared/use-cases/fan-out.ts: webhook deliveries,
+ * then the team's notifications, which fail apart) and to the schedule relay (shared/use-cases/schedule-relay.ts:
+ * creates or deletes the one-time schedule a `schedule.requested` / `schedule.cancel_requested` event asks for).
+ * Records whose deliveries failed are reported (`batchItemFailures`, through Powertools' `BatchProcessor`), so the
+ * stream retries from the earliest of them; a failed notification is counted, never retried; a schedule the relay
+ * cannot create marks its record instead of failing it.
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
@@ -11,6 +14,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { envelopeOfItem } from '#db/outbox';
 import type { EventEnvelope } from '#events/outbox';
 import { fanOutBatch } from '#use-cases/fan-out';
+import { relaySchedule } from '#use-cases/schedule-relay';
 import { observedHandler } from '#observability/powertools';
 
 /** The outbox envelope of a stream record, or undefined for anything else (MODIFY, REMOVE, other items). */
@@ -28,6 +32,9 @@ const processor = new BatchProcessor(EventType.DynamoDBStreams);
  * @returns the failed records; never throws for a failed batch
  */
 export const handler = observedHandler<DynamoDBStreamEvent, DynamoDBBatchResponse>((event, context) => {
-  const fanOut = fanOutBatch(new Date());
-  return processPartialResponse(event, (record: DynamoDBRecord) => fanOut(envelopeOf(record)), processor, { context, throwOnFullBatchFailure: false });
+  const now = new Date();
+  const fanOut = fanOutBatch(now);
+  // Fan-out ignores schedule.* events; the schedule relay acts on them only (issue 24).
+  const relay = (record: DynamoDBRecord) => Promise.all([fanOut(envelopeOf(record)), relaySchedule(envelopeOf(record), now)]);
+  return processPartialResponse(event, relay, processor, { context, throwOnFullBatchFailure: false });
 });

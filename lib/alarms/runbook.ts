@@ -38,6 +38,7 @@ export type RunbookAnchor =
   | 'scheduler-dlq'
   | 'message-send-dlq'
   | 'scheduler-dlq-unreachable'
+  | 'schedule-requests-failed'
   | 'messaging-worker-errors'
   | 'ses-bounce-rate'
   | 'ses-complaint-rate'
@@ -47,6 +48,7 @@ export type RunbookAnchor =
   | 'mcp-endpoint-errors'
   | 'extraction-step-errors'
   | 'workspace-worker-errors'
+  | 'report-worker-errors'
   | 'partner-authorizer-errors'
   | 'partner-api-5xx-errors';
 

@@ -12,9 +12,9 @@ import { invokeLocally } from '#lib/local/invoke';
 import { startLocalSmtp, type LocalSmtp } from '#lib/local/smtp-sink';
 import { startLocalScheduler, type LocalSchedulerPoller } from '#lib/local/scheduler';
 import { putObject } from '#ports/blob-store';
-import { resetMailer } from '#ports/mailer';
+import { resetMailer } from '#ports/mail/transport';
 import { resetPlainMailer } from '#ports/plain-mailer';
-import { resetSmsSender } from '#ports/sms';
+import { resetSmsSender } from '#ports/sms/transport';
 import { resetPushSender } from '#ports/push';
 import { resetScheduler } from '#ports/scheduler';
 

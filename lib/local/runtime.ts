@@ -3,7 +3,8 @@
  * table from the CDK definition, local-aws-sqs with the webhook queue and its DLQ, the stream pollers
  * (outbox → fan-out handler; `message.queued` and `service_email.queued` → send worker; each checkpointed under `dataDir`), the SQS poller (→ delivery handler), s3rver for
  * documents (ObjectCreated under `org/` → the upload handler), the extraction state machine's own definition
- * run by aws-local-stepfunctions (OCR by pdf.js/tesseract.js), the HTTP server (→ API handlers), and the messaging
+ * run by aws-local-stepfunctions (OCR by pdf.js/tesseract.js), the report-builder worker invoked in-process
+ * (lib/local/report-builder.ts), the HTTP server (→ API handlers), and the messaging
  * stand-ins (SMTP server, SMS sink, scheduler: lib/local/messaging.ts). The local queue lives in memory, so it
  * journals what is sent to it under `dataDir` and on start re-enqueues the deliveries of that journal still
  * pending in the table. `npm start` and the end-to-end tests both use it.
@@ -21,6 +22,7 @@ import { invokeWebhookDelivery, startSqsPoller, type SqsPoller } from '#lib/loca
 import { requeuePendingDeliveries } from '#lib/local/pending-deliveries';
 import { invokeDocumentUploaded, startLocalS3, type LocalS3 } from '#lib/local/s3-local';
 import { documentUploadRecords, startLocalExtractionRunner } from '#lib/local/step-functions';
+import { startLocalReportBuilder } from '#lib/local/report-builder';
 import { inboundMailRecords, invokeInboundEmail, startLocalMessaging, type LocalMessaging } from '#lib/local/messaging';
 import { resetDbClient } from '#db/client';
 import { resetSqsClient } from '#ports/sqs';
@@ -88,6 +90,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
   resetSqsClient();
   resetBlobStore();
   const extraction = startLocalExtractionRunner();
+  const reports = startLocalReportBuilder();
   const requeued = await requeuePendingDeliveries(deliveryJournal, sqs.setReceiveCount);
   const streams: StreamPoller = startStreamPoller({
     endpoint: dynamoEndpoint,
@@ -124,6 +127,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
       await messaging.stop();
       await s3.idle();
       await extraction.stop();
+      reports.stop();
       await s3.stop();
       await streams.stop();
       await sends.stop();

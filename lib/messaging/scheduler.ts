@@ -1,11 +1,14 @@
 /**
- * `MessageScheduler`: the service's one-time schedules (shared/ports/scheduler/aws.ts): scheduled messages, and
- * the workspace purge and export of issue 13 (lib/workspace-lifecycle.ts).
+ * `MessageScheduler`: the service's one-time schedules (shared/ports/scheduler/aws.ts): scheduled messages,
+ * reminders, and the workspace purge and export of issue 13 (lib/workspace-lifecycle.ts).
  *
- *   API group ──CreateSchedule at(…) in the group, PassRole──▶ EventBridge Scheduler ──(at the time, as the role)──▶
+ *   API group ──change + schedule.requested (one transaction)──▶ table stream ──▶ outbox relay (webhook-fanout,
+ *   shared/use-cases/schedule-relay.ts)
+ *   outbox relay ──CreateSchedule at(…) in the group, PassRole──▶ EventBridge Scheduler ──(at the time, as the role)──▶
  *   target (async invoke) ── failed delivery after the schedule's retries ──▶ scheduler DLQ (alarmed)
  *
- * - A schedule group holding only these schedules, so the API's grant is scoped to `schedule/<group>/*`.
+ * - A schedule group holding only these schedules, so the relay's grant is scoped to `schedule/<group>/*`. No API
+ *   group holds `scheduler:*` or `iam:PassRole` (issue 24).
  * - The role the scheduler assumes: trusted by `scheduler.amazonaws.com` from this account and this group only
  *   (EventBridge Scheduler User Guide, "Set up the execution role"), allowed `lambda:InvokeFunction` on the
  *   targets alone (scheduled-send, then each `addTarget`: one statement listing exactly their ARNs) and
@@ -83,7 +86,7 @@ export class MessageScheduler extends Construct {
 
   /**
    * Makes `fn` a target schedules may invoke as `target`: its ARN joins the role's `lambda:InvokeFunction`
-   * statement and the `SCHEDULE_TARGET_<TARGET>_ARN` environment of every `schedules:manage` function.
+   * statement and the `SCHEDULE_TARGET_<TARGET>_ARN` environment of every function given `grantManage`.
    * @throws Error when `target` already has a function
    */
   addTarget(target: ScheduleTarget, fn: ServiceFunction): void {
@@ -103,15 +106,15 @@ export class MessageScheduler extends Construct {
     Validations.of(fn).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${nagResourceOf(this, this.schedulesArn)}]`,
       reason:
-        'DeleteSchedule only: schedules are named at run time (msg-<messageId>, purge-<deletionId>, export-<exportId>); the wildcard ' +
+        'DeleteSchedule only: schedules are named at run time (msg-<messageId>, rem-<reminderId>-<generation>, purge-<deletionId>, export-<exportId>); the wildcard ' +
         'covers only the schedules of this stack\'s group.',
     });
   }
 
   /**
-   * Lets an API group (`schedules:manage`) create and delete this group's schedules as shared/ports/scheduler/aws.ts
-   * does: `scheduler:CreateSchedule` and `scheduler:DeleteSchedule` on `schedule/<group>/*`, `iam:PassRole` on the
-   * role only towards `scheduler.amazonaws.com`, and `SCHEDULE_GROUP`, `SCHEDULER_ROLE_ARN`, `SCHEDULER_DLQ_ARN`,
+   * Lets the outbox relay (functions/webhook-fanout, lib/stack.ts) create and delete this group's schedules as
+   * shared/ports/scheduler/aws.ts does: `scheduler:CreateSchedule` and `scheduler:DeleteSchedule` on
+   * `schedule/<group>/*`, `iam:PassRole` on the role only towards `scheduler.amazonaws.com`, and `SCHEDULE_GROUP`, `SCHEDULER_ROLE_ARN`, `SCHEDULER_DLQ_ARN`,
    * `SCHEDULE_TARGET_<TARGET>_ARN` for each target (`SCHEDULE_TARGET_SCHEDULED_SEND_ARN`, …).
    */
   grantManage(fn: ServiceFunction): void {
@@ -131,7 +134,7 @@ export class MessageScheduler extends Construct {
     Validations.of(fn).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${nagResourceOf(this, this.schedulesArn)}]`,
       reason:
-        'One schedule per scheduled message, purge or export, named at run time (msg-<messageId>, purge-<deletionId>, export-<exportId>): the wildcard covers only the schedules ' +
+        'One schedule per scheduled message, reminder generation, purge or export, named at run time (msg-<messageId>, rem-<reminderId>-<generation>, purge-<deletionId>, export-<exportId>): the wildcard covers only the schedules ' +
         'of this stack\'s scheduled-message group, and the actions are exactly CreateSchedule and DeleteSchedule.',
     });
   }

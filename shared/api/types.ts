@@ -40,12 +40,13 @@ export type LambdaGroup = (typeof LAMBDA_GROUPS)[number];
  * - `table:delete`, `table:batch-get`: `DeleteItem` and `BatchGetItem` on the table;
  * - `documents:read`, `documents:write`: the documents bucket (presigned GETs; PUTs and deletes);
  * - `extraction:start`: starting the extraction state machine;
+ * - `reports:build`: having stored reports built by the report workers (invoking them; presigned GETs of
+ *   `reports/*`: lib/report-builder.ts);
  * - `mail:send`: sending email (SES and the configuration set; members' SMTP passwords in Secrets Manager);
  * - `sms:send`: sending texts (AWS End User Messaging SMS);
  * - `messages:queue`: queuing deal email and texts, or service email (disclosure shares, invitations, workspace
  *   notices), for the send worker (functions/message-send), which alone holds the transports; no IAM beyond the
  *   table, the route's outbound throttle and `PUBLIC_BASE_URL` (links in messages);
- * - `schedules:manage`: creating and deleting one-time schedules (EventBridge Scheduler group, passing its role);
  * - `catalog`: the function is built with the list of every operation (for `GET /catalog`);
  * - `phone-numbers`: the operation parses phone numbers (libphonenumber-js metadata, ~135 KB; no IAM).
  */
@@ -55,9 +56,9 @@ export type Capability =
   | 'documents:read'
   | 'documents:write'
   | 'extraction:start'
+  | 'reports:build'
   | 'mail:send'
   | 'sms:send'
   | 'messages:queue'
-  | 'schedules:manage'
   | 'catalog'
   | 'phone-numbers';

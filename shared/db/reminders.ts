@@ -3,8 +3,9 @@
  * `PK = ORG#<orgId>#TXN#<txnId>`, `SK = REMINDER#<id>`, so the deal read lists it.
  *
  * States: `pending` → `sending` (claimed by the send, so two runs cannot both send) → `sent` | `failed`;
- * `pending` → `expired` when its key date moved so that its time had already passed. `generation` counts its
- * schedules: moving the reminder creates schedule `generation + 1` and bumps it, so a run of an older schedule
+ * `pending` → `expired` when its key date moved so that its time had already passed; `pending` → `failed` also when
+ * its schedule could not be created (shared/use-cases/schedule-relay.ts). `generation` counts its
+ * schedules: moving the reminder requests schedule `generation + 1` and bumps it, so a run of an older schedule
  * finds another generation and sends nothing.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -79,6 +80,26 @@ export async function getReminder(orgId: string, transactionId: string, id: stri
   return toReminder(out.Item);
 }
 
+/** The conditional `Update` of `updateReminder`, for a transaction (a move commits with its schedule requests). */
+export function reminderUpdate(
+  orgId: string,
+  r: Pick<Reminder, 'transactionId' | 'id'>,
+  expect: { from: ReminderStatus; generation: number },
+  set: Partial<Omit<Reminder, 'id' | 'transactionId'>>,
+) {
+  const update = setExpression(set);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: key(orgId, r.transactionId, r.id),
+      UpdateExpression: update.expression,
+      ConditionExpression: '#status = :from AND #generation = :gen',
+      ExpressionAttributeNames: { ...update.names, '#status': 'status', '#generation': 'generation' },
+      ExpressionAttributeValues: { ...update.values, ':from': expect.from, ':gen': expect.generation },
+    },
+  } satisfies TransactItem;
+}
+
 /**
  * Updates a reminder on condition that it is in `from` at `generation`: at most one of concurrent updates wins.
  * @returns true when it was updated; false when it was not in that state and generation (or is gone)
@@ -89,18 +110,8 @@ export async function updateReminder(
   expect: { from: ReminderStatus; generation: number },
   set: Partial<Omit<Reminder, 'id' | 'transactionId'>>,
 ): Promise<boolean> {
-  const update = setExpression(set);
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(orgId, r.transactionId, r.id),
-        UpdateExpression: update.expression,
-        ConditionExpression: '#status = :from AND #generation = :gen',
-        ExpressionAttributeNames: { ...update.names, '#status': 'status', '#generation': 'generation' },
-        ExpressionAttributeValues: { ...update.values, ':from': expect.from, ':gen': expect.generation },
-      }),
-    );
+    await db().send(new UpdateCommand(reminderUpdate(orgId, r, expect, set).Update));
     return true;
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return false;

@@ -24,6 +24,8 @@ export interface DeletionState {
   purgeStartedAt?: string;
   /** Purge steps finished so far, in order (resuming skips nothing: each step is idempotent). */
   purgeSteps?: string[];
+  /** Why its purge schedule could not be created (shared/use-cases/schedule-relay.ts): no purge will run. */
+  scheduleError?: string;
 }
 
 /** The organization's deletion state, or null when none is scheduled. */
@@ -56,10 +58,11 @@ export async function recordDeletionScheduled(orgId: string, d: DeletionState, a
 }
 
 /**
- * Clears a scheduled (not yet purging) deletion and unfreezes every key, atomically.
+ * Clears a scheduled (not yet purging) deletion and unfreezes every key, atomically, with `also` (the request to
+ * delete its purge schedule).
  * @throws Conflict when the purge has started (or the deletion changed meanwhile)
  */
-export async function clearScheduledDeletion(orgId: string, deletionId: string): Promise<void> {
+export async function clearScheduledDeletion(orgId: string, deletionId: string, also: TransactItem[] = []): Promise<void> {
   await transactWrite(
     [
       {
@@ -73,9 +76,33 @@ export async function clearScheduledDeletion(orgId: string, deletionId: string):
         },
       },
       ...(await keyFreezeUpdates(orgId, null)),
+      ...also,
     ],
     () => new Conflict('The purge of this workspace has already started; it can no longer be cancelled.'),
   );
+}
+
+/**
+ * Records on deletion `deletionId` (while still scheduled) that its purge schedule could not be created.
+ * @returns false when that deletion is no longer scheduled (cancelled, rescheduled, purging)
+ */
+export async function recordDeletionScheduleError(orgId: string, deletionId: string, error: string): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: orgItemKey(orgId),
+        UpdateExpression: 'SET deletion.scheduleError = :e',
+        ConditionExpression: 'deletion.deletionId = :id AND deletion.#state = :scheduled',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':e': error, ':id': deletionId, ':scheduled': 'scheduled' },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
 }
 
 /**

@@ -4,10 +4,11 @@
  * time), unless that one is stale (its worker gave up).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#db/client';
 import { orgPk } from '#db/keys';
 import { setExpression } from '#db/set-expression';
+import { transactWrite, type TransactItem } from '#db/transact';
 
 /** An export. Times ISO UTC; `sizeBytes` bytes of the zip. */
 export interface WorkspaceExport {
@@ -39,23 +40,31 @@ export async function getLatestExport(orgId: string, consistent = false): Promis
 }
 
 /**
- * Starts `e` (state `building`) unless another export is building and was requested after `staleBefore`.
+ * Starts `e` (state `building`) unless another export is building and was requested after `staleBefore`, in one
+ * transaction with `also` (the request of its build schedule).
  * @returns `{ started: true }`, or `{ started: false, running }` with the export still building
  */
-export async function startExport(e: WorkspaceExport, staleBefore: Date): Promise<{ started: true } | { started: false; running: WorkspaceExport }> {
+export async function startExport(e: WorkspaceExport, staleBefore: Date, also: TransactItem[] = []): Promise<{ started: true } | { started: false; running: WorkspaceExport }> {
+  const busy = new Error('another export is building');
   try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...key(e.orgId), entity: 'WorkspaceExport', ...e },
-        ConditionExpression: 'attribute_not_exists(PK) OR #state <> :building OR requestedAt < :stale',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':building': 'building', ':stale': staleBefore.toISOString() },
-      }),
+    await transactWrite(
+      [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...key(e.orgId), entity: 'WorkspaceExport', ...e },
+            ConditionExpression: 'attribute_not_exists(PK) OR #state <> :building OR requestedAt < :stale',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':building': 'building', ':stale': staleBefore.toISOString() },
+          },
+        },
+        ...also,
+      ],
+      () => busy,
     );
     return { started: true };
   } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    if (err !== busy) throw err;
     const running = await getLatestExport(e.orgId, true);
     if (!running) throw err;
     return { started: false, running };

@@ -39,7 +39,33 @@ export interface EventPayloads {
   'message.queued': { transactionId: string; communicationId: string; channel: 'email' | 'sms'; scheduledMessageId: string | null };
   /** A service email (disclosure share, invitation, workspace notice) recorded queued; the send worker sends it (shared/db/service-emails.ts). */
   'service_email.queued': { emailId: string; purpose: 'disclosure_share' | 'partner_invitation' | 'workspace_notice' };
+  /**
+   * A one-time schedule to create (shared/use-cases/schedule-requests.ts): the schedule as the scheduler port takes
+   * it, and the record that shows a failure to create it. The outbox relay (functions/webhook-fanout) creates it.
+   */
+  'schedule.requested': { schedule: ScheduleRequestData; subject: ScheduleSubject };
+  /** A one-time schedule to delete, by name; the outbox relay deletes it (a schedule already gone is done). */
+  'schedule.cancel_requested': { name: string; subject: ScheduleSubject };
 }
+
+/**
+ * A schedule as `schedule.requested` carries it (shared/ports/scheduler.ts `OneTimeSchedule`): `at` wall-clock
+ * `YYYY-MM-DDTHH:mm:ss` in the IANA `timezone`; `target` one of `scheduled-send`, `workspace-purge`, `workspace-export`.
+ */
+export interface ScheduleRequestData {
+  name: string;
+  at: string;
+  timezone: string;
+  target: 'scheduled-send' | 'workspace-purge' | 'workspace-export';
+  payload: Record<string, unknown>;
+}
+
+/** What a schedule is for: the record the relay marks when the schedule cannot be created. */
+export type ScheduleSubject =
+  | { kind: 'scheduled_message'; transactionId: string; scheduledMessageId: string }
+  | { kind: 'reminder'; transactionId: string; reminderId: string; generation: number }
+  | { kind: 'workspace_deletion'; deletionId: string }
+  | { kind: 'workspace_export'; exportId: string };
 
 export type EventType = keyof EventPayloads;
 
@@ -71,6 +97,8 @@ export const EVENT_CATALOG: { readonly [T in EventType]: EventTypeEntry } = {
   'message.received': { description: 'An inbound email or text reply is threaded to a deal.', webhook: false },
   'message.queued': { description: 'An outbound email or text is recorded queued, for the send worker.', webhook: false },
   'service_email.queued': { description: "An email in the service's own name (a disclosure share, an invitation, a workspace notice) is recorded queued, for the send worker.", webhook: false },
+  'schedule.requested': { description: 'A scheduled message, reminder, workspace deletion or export is recorded; the outbox relay creates its one-time schedule.', webhook: false },
+  'schedule.cancel_requested': { description: 'A scheduled message or workspace deletion is cancelled, or a reminder moved; the outbox relay deletes the old schedule.', webhook: false },
 };
 
 /**

@@ -65,6 +65,10 @@ export const config = {
   get awsEndpointUrlS3(): string | undefined {
     return read('AWS_ENDPOINT_URL_S3') ?? read('AWS_ENDPOINT_URL');
   },
+  /** `AWS_ENDPOINT_URL_LAMBDA`, else `AWS_ENDPOINT_URL`: the same override for the Lambda invocations shared/ports/report-builder.ts signs itself. Set by the assembly runtime; unset in AWS. */
+  get awsEndpointUrlLambda(): string | undefined {
+    return read('AWS_ENDPOINT_URL_LAMBDA') ?? read('AWS_ENDPOINT_URL');
+  },
 
   // --- Webhooks --------------------------------------------------------------------------------------------------
 
@@ -107,6 +111,17 @@ export const config = {
   get tesseractWorkers(): number | undefined {
     const n = Number(read('TESSERACT_WORKERS'));
     return Number.isInteger(n) && n >= 1 ? n : undefined;
+  },
+
+  // --- Reports ---------------------------------------------------------------------------------------------------
+
+  /** `REPORT_PDF_FUNCTION`: the report-pdf worker (its `live` alias ARN) the reports API invokes. Required in AWS mode. Stack: lib/report-builder.ts `grantBuild`; locally the runtime registers in-process workers instead. */
+  get reportPdfFunction(): string {
+    return required('REPORT_PDF_FUNCTION', 'set by the stack (lib/report-builder.ts grantBuild); locally the runtime registers in-process workers instead');
+  },
+  /** `REPORT_ZIP_FUNCTION`: the report-zip worker (its `live` alias ARN) the reports API invokes. Required in AWS mode. Stack: lib/report-builder.ts `grantBuild`; locally as `REPORT_PDF_FUNCTION`. */
+  get reportZipFunction(): string {
+    return required('REPORT_ZIP_FUNCTION', 'set by the stack (lib/report-builder.ts grantBuild); locally the runtime registers in-process workers instead');
   },
 
   // --- Messaging -------------------------------------------------------------------------------------------------
@@ -217,9 +232,10 @@ export const config = {
 
 /** Every variable {@link config} reads (the test of this module checks the list against the sources). */
 export const CONFIG_VARIABLES = [
-  'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'DOCUMENTS_BUCKET', 'S3_ENDPOINT', 'AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL',
+  'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'DOCUMENTS_BUCKET', 'S3_ENDPOINT', 'AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL', 'AWS_ENDPOINT_URL_LAMBDA',
   'WEBHOOK_QUEUE_URL', 'SQS_ENDPOINT', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_BREAKER_THRESHOLD', 'LOCAL_MODE',
   'EXTRACTION_STATE_MACHINE_ARN', 'SFN_ENDPOINT', 'TEXTRACT_ENDPOINT', 'TESSERACT_WORKERS',
+  'REPORT_PDF_FUNCTION', 'REPORT_ZIP_FUNCTION',
   'MAIL_TRANSPORT', 'LOCAL_SMTP_URL', 'MAIL_FROM_ADDRESS', 'INBOUND_MAIL_DOMAIN', 'SES_CONFIGURATION_SET',
   'SMS_TRANSPORT', 'SMS_ORIGINATION_IDENTITY', 'SMS_CONFIGURATION_SET', 'LOCAL_SMS_SINK', 'LOCAL_SMS_FROM',
   'PUSH_TRANSPORT', 'PUSH_PLATFORM_APPLICATION_ARN', 'LOCAL_PUSH_SINK',

@@ -3,10 +3,11 @@
  * it). In AWS (`MAIL_TRANSPORT=aws`, the default) a member's `smtp` account goes through their own SMTP server
  * (nodemailer, password from Secrets Manager) and everything else through Amazon SES v2 with the configuration set
  * `SES_CONFIGURATION_SET` (bounce and complaint events); locally (`MAIL_TRANSPORT=local`) every email goes to the
- * local runtime's SMTP server (`LOCAL_SMTP_URL`), whatever the account, so nothing leaves the machine.
+ * local runtime's SMTP server (`LOCAL_SMTP_URL`), whatever the account, so nothing leaves the machine. The transport
+ * for the environment is `mailer()` in shared/ports/mail/transport.ts; this module holds only the contract, so
+ * importing its types and `MailRejected` reaches no transport.
  */
 import type { MailAccount } from '#db/mail-accounts';
-import { config } from '#ports/config';
 
 /** An email ready to send. Addresses are bare (`name@example.com`); the sender has a display name. */
 export interface OutboundEmail {
@@ -51,19 +52,6 @@ export class MailRejected extends Error {
     super(reason);
     this.name = 'MailRejected';
   }
-}
-
-let instance: Promise<Mailer> | undefined;
-
-/** The mailer for this environment (adapters are loaded on first use, so a bundle carries only what it runs). */
-export function mailer(): Promise<Mailer> {
-  instance ??= config.localMail ? import('#ports/mail/local').then((m) => m.localMailer()) : import('#ports/mail/aws').then((m) => m.awsMailer());
-  return instance;
-}
-
-/** Drops the cached mailer (tests and the local runtime switching transports). */
-export function resetMailer(): void {
-  instance = undefined;
 }
 
 /** The service's identities, re-exported for the transports' callers (shared/ports/mail-identity.ts holds them). */

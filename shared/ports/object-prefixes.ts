@@ -9,3 +9,9 @@ export const INBOUND_PREFIX = 'inbound/';
 
 /** OCR blocks files in the documents bucket: `ocr/<orgId>/<jobId>/blocks.json` (functions/extraction-steps/blocks.ts). */
 export const OCR_PREFIX = 'ocr/';
+
+/**
+ * Stored reports in the documents bucket: `reports/<orgId>/<transactionId>/<reportId>/<fileName>`
+ * (shared/use-cases/messaging/communication-log-file.ts), expired by a lifecycle rule (lib/report-builder.ts).
+ */
+export const REPORTS_PREFIX = 'reports/';

@@ -8,6 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { SentEmail } from '#ports/mailer';
 import { config } from '#ports/config';
+import { localMailer } from '#ports/mail/local';
+import { sesPlainMailer } from '#ports/mail/ses-plain';
 
 /** A plain-text email in the service's own name, to one recipient. */
 export interface PlainEmail {
@@ -23,20 +25,24 @@ export interface PlainMailer {
   send(email: PlainEmail): Promise<SentEmail>;
 }
 
-let instance: Promise<PlainMailer> | undefined;
+let instance: PlainMailer | undefined;
 
-/** The plain mailer for this environment (`MAIL_TRANSPORT=local` or AWS; adapters loaded on first use). */
-export function plainMailer(): Promise<PlainMailer> {
-  instance ??=
-    config.localMail
-      ? import('#ports/mail/local').then(({ localMailer }) => {
-          const smtp = localMailer();
-          return {
-            send: (e: PlainEmail) =>
-              smtp.send({ from: e.from, replyTo: null, to: [e.to], cc: [], bcc: [], subject: e.subject, text: e.text, html: null, messageId: `<${randomUUID()}@${e.from.address.split('@')[1] ?? 'localhost'}>`, inReplyTo: null, references: [], attachments: [] }, null),
-          };
-        })
-      : import('#ports/mail/ses-plain').then((m) => m.sesPlainMailer());
+/** The local runtime's SMTP server, as a plain mailer (the local mail transport composes the message). */
+function localPlainMailer(): PlainMailer {
+  const smtp = localMailer();
+  return {
+    send: (e: PlainEmail) =>
+      smtp.send({ from: e.from, replyTo: null, to: [e.to], cc: [], bcc: [], subject: e.subject, text: e.text, html: null, messageId: `<${randomUUID()}@${e.from.address.split('@')[1] ?? 'localhost'}>`, inReplyTo: null, references: [], attachments: [] }, null),
+  };
+}
+
+/**
+ * The plain mailer for this environment (`MAIL_TRANSPORT=local` or AWS), made on first use. The adapters are imported
+ * statically: a deployed bundle holds the local one as a stub (lib/bundling/no-local-adapters.ts), and an `import()`
+ * would keep every command of the SES v2 client in it (esbuild stops tree-shaking a lazily initialised module).
+ */
+export function plainMailer(): PlainMailer {
+  instance ??= config.localMail ? localPlainMailer() : sesPlainMailer();
   return instance;
 }
 

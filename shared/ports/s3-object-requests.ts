@@ -170,8 +170,11 @@ function escapeUri(s: string): string {
   return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/** SHA-256, or HMAC-SHA-256 with a secret, in the `Checksum` shape SigV4 signers construct (`new sha256(secret?)`). */
-class Sha256 {
+/**
+ * SHA-256, or HMAC-SHA-256 with a secret, in the `Checksum` shape SigV4 signers construct (`new sha256(secret?)`);
+ * the Lambda invocations of shared/ports/report-builder.ts sign with it too.
+ */
+export class Sha256 {
   private hash: Hash | Hmac;
   constructor(private readonly secret?: string | ArrayBuffer | ArrayBufferView) {
     this.hash = this.fresh();

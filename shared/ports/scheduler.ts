@@ -1,6 +1,9 @@
 /**
  * The scheduler port: one-time schedules that invoke a worker with a payload at a wall-clock time in a time zone
- * (scheduled messages now; reminders and the deletion grace period later). In AWS (`SCHEDULER=aws`, the default)
+ * (scheduled messages, reminders, the deletion grace period, exports). Only workers call it: an API request records
+ * a `schedule.requested` / `schedule.cancel_requested` outbox event with its change, and the outbox relay
+ * (shared/use-cases/schedule-relay.ts, in functions/webhook-fanout) creates or deletes the schedule; the workspace
+ * purge deletes an organization's pending ones. In AWS (`SCHEDULER=aws`, the default)
  * they are EventBridge Scheduler schedules (`at(...)` with `ScheduleExpressionTimezone`, deleted after they run,
  * retried, then dead-lettered); locally (`SCHEDULER=local`) entries of the local runtime's schedule store, fired
  * by its poller against the request clock (lib/local/scheduler.ts).
@@ -27,8 +30,13 @@ export interface OneTimeSchedule {
 }
 
 export interface Scheduler {
-  /** Creates the schedule. @throws Error when the scheduler refuses it (the caller commits nothing) */
-  create(schedule: OneTimeSchedule): Promise<void>;
+  /**
+   * Creates the schedule; idempotent by name (a retried request finds it made).
+   * @returns `created`, or `exists` when a schedule of that name is there already (EventBridge Scheduler's
+   *   `ConflictException`)
+   * @throws Error when the scheduler refuses it or cannot be reached (after the SDK's retries)
+   */
+  create(schedule: OneTimeSchedule): Promise<'created' | 'exists'>;
   /** Deletes it. @returns false when there was none (already ran, or never created) */
   delete(name: string): Promise<boolean>;
 }

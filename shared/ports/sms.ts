@@ -3,10 +3,8 @@
  * (`SendTextMessage` from `SMS_ORIGINATION_IDENTITY`, configuration set `SMS_CONFIGURATION_SET`); locally
  * (`SMS_TRANSPORT=local`) into the local runtime's SMS sink (`LOCAL_SMS_SINK`, a JSON-lines file; see
  * shared/ports/sms/local.ts; `npm run sms -- list` shows it). Opt-outs are checked by the caller before sending,
- * whatever the transport.
+ * whatever the transport. The transport for the environment is `smsSender()` in shared/ports/sms/transport.ts.
  */
-import { config } from '#ports/config';
-
 /** A text to send. `to` is E.164 (`+15125550143`). */
 export interface OutboundSms {
   to: string;
@@ -41,17 +39,4 @@ export class SmsRejected extends Error {
     super(reason);
     this.name = 'SmsRejected';
   }
-}
-
-let instance: Promise<SmsSender> | undefined;
-
-/** The SMS sender for this environment (loaded on first use). */
-export function smsSender(): Promise<SmsSender> {
-  instance ??= config.localSms ? import('#ports/sms/local').then((m) => m.localSms()) : import('#ports/sms/aws').then((m) => m.awsSms());
-  return instance;
-}
-
-/** Drops the cached sender (tests and the local runtime switching transports). */
-export function resetSmsSender(): void {
-  instance = undefined;
 }

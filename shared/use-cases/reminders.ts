@@ -2,22 +2,22 @@
  * Deadline reminders (spec "Transactions": `POST .../reminders`): an email N days before a deadline at a time of day
  * in the organization's time zone, to recipients by role and/or address, written from an email template.
  *
- * - Built on the scheduled-send machinery: a one-time schedule (EventBridge Scheduler; the local scheduler here)
- *   invokes the scheduled-send worker with `{orgId, transactionId, reminderId, generation}`.
+ * - Built on the scheduled-send machinery: a one-time schedule (EventBridge Scheduler; the local scheduler here),
+ *   requested through the outbox (shared/use-cases/schedule-requests.ts), invokes the scheduled-send worker with
+ *   `{orgId, transactionId, reminderId, generation}`.
  * - A reminder naming a key-date type follows that key date: when the date moves (key-date writes, the status
- *   cascade, applying a contract) it gets a new schedule (generation + 1) and the old one is deleted. A reminder
- *   whose new time has already passed ends `expired`, unsent.
+ *   cascade, applying a contract) it gets a new schedule (generation + 1) and the old one is deleted, both requested
+ *   with the move. A reminder whose new time has passed (or is less than a minute away) ends `expired`, unsent.
  * - Sending is in shared/use-cases/reminder-send.ts (only the scheduled-send worker bundles the mail transport).
  */
 import { randomUUID } from 'node:crypto';
-import { reminderPut, updateReminder, type Reminder } from '#db/reminders';
-import { fireOf, reminderScheduleName } from '#use-cases/reminder-schedule';
+import { reminderPut, type Reminder } from '#db/reminders';
+import { reminderScheduleRequest } from '#use-cases/reminder-schedule';
 import { organizationTimezone } from '#db/orgs';
 import { getDeal, type Deal } from '#db/transactions';
 import { transactWrite } from '#db/transact';
-import { scheduler } from '#ports/scheduler';
 import type { Actor } from '#events/outbox';
-import { Conflict, InvalidInput, Unavailable } from '#domain/errors';
+import { Conflict, InvalidInput } from '#domain/errors';
 import { MAX_RECIPIENTS, parseAddressList } from '#domain/email-addresses';
 import { mergeFieldsOf, type MergeField } from '#domain/merge-fields';
 import { DEFAULT_DAYS_BEFORE, DEFAULT_REMINDER_TIME, parseTimeOfDay, reminderTime } from '#domain/reminders';
@@ -72,12 +72,12 @@ export function recipientsOf(deal: Deal, r: Pick<Reminder, 'recipientRoles' | 'r
 }
 
 /**
- * Creates a reminder and its schedule.
+ * Creates a reminder, `pending`, with the `schedule.requested` event of its first schedule in one transaction (the
+ * outbox relay creates it; one it cannot create leaves the reminder `failed` with an `error`).
  * @throws NotFound for a deal that is absent or another organization's
  * @throws InvalidInput for the deadline, days, time of day, recipients or template (a merge field it uses with no
  *   value on the deal, too), or a time already past
  * @throws Conflict when a recipient's address is suppressed
- * @throws Unavailable when the scheduler refused (the reminder is left `failed`)
  */
 export async function createReminder(actor: Actor, transactionId: string, input: ReminderRequest, now: Date): Promise<Reminder> {
   const deal = await getDeal(actor.orgId, transactionId);
@@ -147,12 +147,6 @@ export async function createReminder(actor: Actor, transactionId: string, input:
     if (suppressed) throw new Conflict(`${address} is suppressed after a ${suppressed.reason} on ${suppressed.suppressedAt.slice(0, 10)}; it is not emailed again.`);
   }
 
-  await transactWrite([reminderPut(actor.orgId, r)]);
-  try {
-    await (await scheduler()).create({ name: reminderScheduleName(r.id, 1), at: local, timezone, target: 'scheduled-send', payload: fireOf(actor.orgId, r) });
-  } catch (err) {
-    await updateReminder(actor.orgId, r, { from: 'pending', generation: 1 }, { status: 'failed', error: 'the scheduler refused the schedule', updatedAt: now.toISOString() });
-    throw new Unavailable('The reminder could not be scheduled; retry.', { cause: err });
-  }
+  await transactWrite([reminderPut(actor.orgId, r), reminderScheduleRequest(actor.orgId, r, now)]);
   return r;
 }

@@ -13,5 +13,5 @@ import { plainMailer } from '#ports/plain-mailer';
  * @throws MailRejected when refused for good; Error from the transport otherwise
  */
 export async function sendServiceEmail(m: { to: string; fromName: string; subject: string; text: string }): Promise<void> {
-  await (await plainMailer()).send({ from: { address: serviceSender(), name: m.fromName }, to: m.to, subject: m.subject, text: m.text });
+  await plainMailer().send({ from: { address: serviceSender(), name: m.fromName }, to: m.to, subject: m.subject, text: m.text });
 }

@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { getOrganization } from '#db/orgs';
 import { clearScheduledDeletion, getDeletionState, recordDeletionScheduled, type DeletionState } from '#db/workspace-deletion';
 import type { Principal } from '#db/api-keys';
-import { scheduler } from '#ports/scheduler';
+import { clockNow } from '#ports/clock';
+import { scheduleCancelPut, scheduleRequestPut } from '#use-cases/schedule-requests';
 import { DELETION_GRACE_DAYS, DELETION_GRACE_SECONDS, utcSecondsAfter } from '#domain/workspace-lifecycle';
-import { Forbidden, InvalidInput, NotFound, Unavailable } from '#domain/errors';
-import { logger } from '#observability/powertools';
+import { Forbidden, InvalidInput, NotFound } from '#domain/errors';
 import { ownerAddress, publicBaseUrl, queuedWorkspaceNotice } from '#use-cases/workspace-mail';
 
 /** Deletion status as the API reports it. Times ISO UTC. */
@@ -24,6 +24,8 @@ export interface DeletionStatus {
   gracePeriodDays: number;
   gracePeriodSeconds: number;
   isOwner: boolean;
+  /** Why no purge will run (its schedule could not be created: `DeletionState.scheduleError`); null otherwise. */
+  error: string | null;
 }
 
 /** The purge schedule's name (EventBridge Scheduler: at most 64 of letters, digits, `-`). */
@@ -54,18 +56,20 @@ export async function deletionStatus(principal: Principal): Promise<DeletionStat
     gracePeriodDays: DELETION_GRACE_DAYS,
     gracePeriodSeconds: DELETION_GRACE_SECONDS,
     isOwner: org.ownerUserId === principal.userId,
+    error: d?.scheduleError ?? null,
   };
 }
 
 /**
- * Schedules the deletion: creates the purge schedule at `now` + the grace period, then records the deletion, freezes
- * the keys and queues the owner's notice (with its cancel link) in one transaction; the send worker emails it. A
+ * Schedules the deletion: records it, freezes the keys, queues the owner's notice (with its cancel link) and requests
+ * the purge schedule at `now` + the grace period (`schedule.requested`), in one transaction; the send worker emails
+ * the notice and the outbox relay creates the schedule (one it cannot create is recorded on the deletion as
+ * `scheduleError`, logged and alarmed; the workspace stays frozen and nothing is deleted until the owner cancels). A
  * request while one is scheduled returns it as is.
  * @param confirmName must equal the workspace name exactly (case and spaces included)
  * @returns the status and `emailed`: whether this call queued the notice (false when one was already scheduled); a
  *   notice the worker then fails to send is logged and counted (`ServiceEmailsFailed`), the deletion stands
- * @throws Forbidden (not the owner); InvalidInput `{confirmName}` on a mismatch (nothing scheduled);
- *   Unavailable when the scheduler refuses (nothing scheduled)
+ * @throws Forbidden (not the owner); InvalidInput `{confirmName}` on a mismatch (nothing scheduled)
  */
 export async function requestDeletion(principal: Principal, confirmName: string | null, now: Date): Promise<DeletionStatus & { alreadyScheduled: boolean; emailed: boolean }> {
   const org = await ownedOrganization(principal);
@@ -84,18 +88,8 @@ export async function requestDeletion(principal: Principal, confirmName: string 
     scheduleName: purgeScheduleNameOf(deletionId),
   };
   const notice = await cancelLinkNotice(principal, d, now);
-  const sched = await scheduler();
-  try {
-    await sched.create({ name: d.scheduleName, at: due.at, timezone: 'UTC', target: 'workspace-purge', payload: { orgId: principal.orgId, deletionId } });
-  } catch (err) {
-    throw new Unavailable('The scheduler refused the purge schedule; nothing was scheduled. Retry shortly.', { cause: err });
-  }
-  try {
-    await recordDeletionScheduled(principal.orgId, d, notice);
-  } catch (err) {
-    await sched.delete(d.scheduleName).catch(() => false);
-    throw err;
-  }
+  const purge = { name: d.scheduleName, at: due.at, timezone: 'UTC', target: 'workspace-purge' as const, payload: { orgId: principal.orgId, deletionId } };
+  await recordDeletionScheduled(principal.orgId, d, [...notice, scheduleRequestPut(principal, purge, { kind: 'workspace_deletion', deletionId }, now)]);
   return { ...(await deletionStatus(principal)), alreadyScheduled: false, emailed: true };
 }
 
@@ -122,7 +116,7 @@ async function cancelLinkNotice(principal: Principal, d: DeletionState, now: Dat
 }
 
 /**
- * Cancels a scheduled deletion: unfreezes the keys and deletes the purge schedule.
+ * Cancels a scheduled deletion: unfreezes the keys and requests the purge schedule's deletion, in one transaction.
  * @returns `cancelled: false` when nothing was scheduled
  * @throws Forbidden (not the owner); Conflict when the purge has already started
  */
@@ -130,8 +124,7 @@ export async function cancelDeletion(principal: Principal): Promise<{ cancelled:
   await ownedOrganization(principal);
   const d = await getDeletionState(principal.orgId, true);
   if (!d) return { cancelled: false };
-  await clearScheduledDeletion(principal.orgId, d.deletionId);
-  // A schedule left behind (this delete failing) is harmless: the purge ignores a deletion that is not recorded.
-  await (await scheduler()).delete(d.scheduleName).catch((err: unknown) => logger.warn('purge schedule not deleted', { error: String(err) }));
+  // A schedule left behind (its deletion lagging or failing) is harmless: the purge ignores a deletion that is not recorded.
+  await clearScheduledDeletion(principal.orgId, d.deletionId, [scheduleCancelPut(principal, d.scheduleName, { kind: 'workspace_deletion', deletionId: d.deletionId }, clockNow())]);
   return { cancelled: true };
 }

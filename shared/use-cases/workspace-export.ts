@@ -1,6 +1,6 @@
 /**
  * Workspace export (spec "States and transitions", Organization; "Limits": one at a time). The owner requests it;
- * a one-time schedule runs the worker (functions/workspace-export) about a minute later, which reads every item of
+ * a one-time schedule (requested through the outbox: shared/use-cases/schedule-requests.ts) runs the worker (functions/workspace-export) about a minute later, which reads every item of
  * the organization (GSI3 keys, then `BatchGetItem`), zips them as JSON with the uploaded document files, streaming
  * the archive into `exports/<orgId>/`, and emails the owner a presigned download link that expires with the
  * archive. Neither the link nor the archive is ever in an API response. The worker's side (building the archive) is
@@ -8,11 +8,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { getOrganization } from '#db/orgs';
-import { finishExport, getLatestExport, startExport, type WorkspaceExport } from '#db/workspace-exports';
+import { getLatestExport, startExport, type WorkspaceExport } from '#db/workspace-exports';
 import type { Principal } from '#db/api-keys';
-import { scheduler } from '#ports/scheduler';
+import { scheduleRequestPut } from '#use-cases/schedule-requests';
 import { EXPORT_START_DELAY_SECONDS, EXPORT_STALE_MS, reportedExportState, utcSecondsAfter } from '#domain/workspace-lifecycle';
-import { Forbidden, NotFound, Unavailable } from '#domain/errors';
+import { Forbidden, NotFound } from '#domain/errors';
 
 /** The export schedule's name. */
 export const exportScheduleNameOf = (exportId: string) => `export-${exportId}`;
@@ -57,8 +57,10 @@ export async function latestExport(principal: Principal, now: Date) {
 }
 
 /**
- * Starts an export, or returns the one building with `alreadyRunning: true`.
- * @throws Forbidden (not the owner); Unavailable when the scheduler refuses (the export is marked failed)
+ * Starts an export (`building`, with the `schedule.requested` event of its build in the same transaction; one the
+ * outbox relay cannot create ends the export `failed` with an `error`), or returns the one building with
+ * `alreadyRunning: true`.
+ * @throws Forbidden (not the owner)
  */
 export async function requestExport(principal: Principal, now: Date) {
   await assertOwner(principal);
@@ -76,19 +78,12 @@ export async function requestExport(principal: Principal, now: Date) {
     documentCount: null,
     error: null,
   };
-  const started = await startExport(e, new Date(now.getTime() - EXPORT_STALE_MS));
-  if (!started.started) return { ...exportView(started.running, now), alreadyRunning: true };
   const { at } = utcSecondsAfter(now, EXPORT_START_DELAY_SECONDS);
-  try {
-    await (await scheduler()).create({ name: exportScheduleNameOf(e.exportId), at, timezone: 'UTC', target: 'workspace-export', payload: { orgId: e.orgId, exportId: e.exportId } });
-  } catch (err) {
-    await finishExport(e.orgId, e.exportId, { ...unfinished, state: 'failed', error: 'The export could not be scheduled.' });
-    throw new Unavailable('The export could not be scheduled; retry shortly.', { cause: err });
-  }
+  const build = { name: exportScheduleNameOf(e.exportId), at, timezone: 'UTC', target: 'workspace-export' as const, payload: { orgId: e.orgId, exportId: e.exportId } };
+  const started = await startExport(e, new Date(now.getTime() - EXPORT_STALE_MS), [scheduleRequestPut(principal, build, { kind: 'workspace_export', exportId: e.exportId }, now)]);
+  if (!started.started) return { ...exportView(started.running, now), alreadyRunning: true };
   return { ...exportView(e, now), alreadyRunning: false };
 }
-
-const unfinished = { completedAt: null, expiresAt: null, s3Key: null, sizeBytes: null, recordCount: null, documentCount: null, error: null };
 
 /** A record as exported: storage attributes dropped, secret values replaced by `"[redacted]"`. */
 export function exportRecord(item: Record<string, unknown>): Record<string, unknown> {

@@ -1,9 +1,11 @@
 /**
  * What `cdk deploy` ships, run from the synthesized assembly (bundles, environment, routes, state machine,
  * event-source mappings from the template): a deal and its status cascade; a filled TREC 20-18 uploaded through
- * the presigned URL, extracted by the state machine and applied; a webhook delivered after one failed attempt.
+ * the presigned URL, extracted by the state machine and applied; a webhook delivered after one failed attempt; the
+ * communication-log report as PDF and ZIP, built by the report workers the reports API invokes (lib/report-builder.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unzipSync } from 'fflate';
 import type { AssemblyRuntime } from '#lib/local/assembly/runtime';
 import { apiClient, newDeal, newOrg, startWebhookReceiver, subscribe, until, type Api, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { buildFixture, type TrecFixture } from '../fixtures/trec/build-fixtures.ts';
@@ -81,5 +83,22 @@ describe('the synthesized assembly', () => {
     expect(event.attempts).toBe(2);
     expect(event.body.data).toMatchObject({ transactionId: dealId, title: 'Order the survey' });
   }, 60_000);
+  it('builds the communication-log report as PDF and ZIP in the report workers, behind a presigned link', async () => {
+    const dealId = await newDeal(org, '16 Report Row');
+    const report = (format: string) => api.call('GET', `/api/v1/transactions/${dealId}/reports/communication-log?format=${format}`, { key: org.keys.read });
+    const pdf = await report('pdf');
+    expect(pdf.status, pdf.text).toBe(200);
+    expect(pdf.body.data).toMatchObject({ format: 'pdf', contentType: 'application/pdf', messageCount: 0 });
+    const pdfBytes = new Uint8Array(await (await fetch(pdf.body.data.url)).arrayBuffer());
+    expect(new TextDecoder().decode(pdfBytes.subarray(0, 5))).toBe('%PDF-');
+    expect(pdfBytes.length).toBe(pdf.body.data.sizeBytes);
+    const zip = await report('zip');
+    expect(zip.status, zip.text).toBe(200);
+    const files = unzipSync(new Uint8Array(await (await fetch(zip.body.data.url)).arrayBuffer()));
+    expect(Object.keys(files).sort()).toEqual(['communication-log.json', 'communication-log.pdf']);
+    const invoked = new Set(rt.calls.filter((c) => c.action === 'lambda:InvokeFunction' && c.callerKind === 'function').map((c) => c.resource.split(':')[6]));
+    expect(invoked.size).toBe(2);
+  }, 60_000);
+
   it('made only AWS calls the deployed IAM allows (roles, key, bucket and queue policies, evaluated offline)', () => expectOnlyAllowedCalls(rt, 'smoke-deals', 6), 60_000);
 });

@@ -2,8 +2,8 @@
  * What `cdk deploy` ships, run from the synthesized assembly: an email sent through SES (to the local SMTP
  * server) and a reply received by the SES receipt rule into its bucket and threaded by the inbound-email worker; an
  * intake form posted to its public page; an OAuth 2.1 authorization-code flow whose tokens are signed by KMS; a
- * partner provisioning call with an `rsk_` key; a workspace export built by the Scheduler's target and downloaded
- * through its presigned link.
+ * partner provisioning call with an `rsk_` key; a workspace export, its schedule created by the outbox relay (webhook
+ * fan-out) and built by the Scheduler's target, downloaded through its presigned link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
@@ -95,6 +95,9 @@ describe('the synthesized assembly', () => {
   it('builds a workspace export with the Scheduler target and serves it through the emailed link', async () => {
     const requested = await api.call('POST', '/api/v1/account/export/request', { key: org.keys.actions });
     expect(requested.status, requested.text).toBe(200);
+    // Requested through the outbox: the relay (webhook fan-out's stream mapping, as deployed) creates the schedule.
+    const name = `export-${requested.body.data.exportId}`;
+    await until('the outbox relay created the export schedule', () => rt.scheduler.pending().some((key) => key.endsWith(`/${name}`)), 15_000);
     await rt.scheduler.tick(Date.now() + 10 * 60_000);
     const latest = await api.call('GET', '/api/v1/account/export/latest', { key: org.keys.read });
     expect(latest.body.data, functionLogs(rt, 3)).toMatchObject({ state: 'completed' });

@@ -12,6 +12,7 @@ import { DateTime } from 'luxon';
 import { setClock } from '#ports/clock';
 import { suppressEmail } from '#db/consent';
 import { openPdf } from '#ports/ocr/pdfjs';
+import { addLocalSchedule, listLocalSchedules } from '#ports/scheduler/local-store';
 import { until } from '../support/webhook-receiver.ts';
 import { freshKey, header, inboundText, linkContact, newDeal, newOrg, startMessagingHarness, uploadDocument, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
 
@@ -29,6 +30,10 @@ const scheduled = () => `/api/v1/transactions/${dealId}/scheduled-messages`;
 const withSubject = (subject: string) => h.mail().filter((m) => header(m.raw, 'Subject') === subject);
 /** A wall-clock time in Chicago `hours` from now (minutes precision). */
 const chicagoIn = (hours: number) => DateTime.now().setZone('America/Chicago').plus({ hours }).toFormat("yyyy-MM-dd'T'HH:mm");
+/** The message's schedule in the local scheduler's store, if there is one. */
+const scheduleOf = (messageId: string) => listLocalSchedules(h.rt.messaging.scheduleStore).schedules.find((s) => s.name === `msg-${messageId}`);
+/** The outbox relay (webhook fan-out's stream consumer) creates the schedule after the request committed. */
+const relayed = (messageId: string) => until('the outbox relay created the schedule', () => scheduleOf(messageId), 15_000);
 /** Moves the request clock `hours` ahead and fires whatever is due. */
 async function fastForward(hours: number) {
   setClock(() => Date.now() + hours * 3_600_000);
@@ -53,6 +58,8 @@ describe('scheduled messages', () => {
     expect(m).toMatchObject({ status: 'pending', scheduledAt: `${at}:00`, scheduledTimezone: 'America/Chicago', toEmail: 'maria@example.com', subject: 'Closing in one week' });
     expect(m.sendAt).toBe(DateTime.fromISO(at, { zone: 'America/Chicago' }).toUTC().toISO());
     expect((await h.ok('GET', scheduled(), { key: org.keys.read })).map((x: any) => x.id)).toEqual([m.id]);
+    // Requested with the message (schedule.requested) and created by the relay: its wall-clock time in its zone.
+    expect(await relayed(m.id)).toMatchObject({ at: `${at}:00`, timezone: 'America/Chicago', target: 'scheduled-send', payload: { scheduledMessageId: m.id }, dueAt: m.sendAt });
 
     await fastForward(1);
     expect(withSubject('Closing in one week')).toHaveLength(0);
@@ -74,6 +81,7 @@ describe('scheduled messages', () => {
 
   it('a cancelled one never sends; the cancel replays under its Idempotency-Key and is 409 otherwise', async () => {
     const m = await h.ok('POST', scheduled(), { key, body: { scheduledAt: chicagoIn(2), scheduledTimezone: 'America/Chicago', toEmail: 'maria@example.com', subject: 'Never sent', body: 'x' } });
+    const schedule = await relayed(m.id);
     const first = await h.call('DELETE', `/api/v1/scheduled-messages/${m.id}`, { key, idempotencyKey: `cancel-${m.id}` });
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject({ id: m.id, status: 'cancelled' });
@@ -85,7 +93,12 @@ describe('scheduled messages', () => {
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('conflict');
 
+    // The relay deletes the schedule (schedule.cancel_requested)…
+    await until('the outbox relay deleted the schedule', () => !scheduleOf(m.id), 15_000);
+    // …and were that deletion to lag, the schedule firing sends nothing: the worker claims only a pending message.
+    addLocalSchedule(h.rt.messaging.scheduleStore, schedule);
     await fastForward(5);
+    expect(scheduleOf(m.id)).toBeUndefined();
     expect(withSubject('Never sent')).toHaveLength(0);
     expect(await h.ok('GET', scheduled(), { key: org.keys.read })).toEqual([]);
     // History stays listable by status; a status outside the four is refused.

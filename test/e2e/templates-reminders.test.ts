@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import { setClock } from '#ports/clock';
 import { setOrganizationTimezone } from '#db/orgs';
+import { listLocalSchedules } from '#ports/scheduler/local-store';
 import { until } from '../support/webhook-receiver.ts';
 import { freshKey, header, linkContact, newDeal, newOrg, settled, startMessagingHarness, type MessagingHarness, type TestOrg } from './messaging-fixtures.ts';
 
@@ -27,6 +28,10 @@ async function fastForward(days: number) {
   setClock(() => Date.now() + days * 86_400_000);
   await h.rt.messaging.scheduler.tick();
 }
+/** The names of the local scheduler's waiting schedules of reminder `id` (`rem-<id>-<generation>`). */
+const schedulesOf = (id: string) => listLocalSchedules(h.rt.messaging.scheduleStore).schedules.filter((s) => s.name.startsWith(`rem-${id}-`)).map((s) => s.name);
+/** Waits until the outbox relay (webhook fan-out's stream consumer) has made reminder `id`'s schedules exactly `names`. */
+const relayed = (id: string, names: string[]) => until(`the outbox relay's schedules of ${id}: ${names.join(', ') || 'none'}`, () => JSON.stringify(schedulesOf(id)) === JSON.stringify(names), 15_000, { detail: () => schedulesOf(id) });
 const mailTo = (address: string) => h.mail().filter((m) => (header(m.raw, 'To') ?? '').includes(address));
 const deal = (id = dealId, k = org.keys.read) => h.ok('GET', `/api/v1/transactions/${id}`, { key: k });
 async function fields(method: string, path: string, body: unknown, k = key): Promise<Record<string, string>> {
@@ -164,6 +169,7 @@ describe('reminders', () => {
     expect(r).toMatchObject({ status: 'pending', deadlineDate: chicagoDate(10), timezone: 'America/Chicago', scheduledLocal: local, generation: 1, recipientRoles: ['Buyer', "Buyer's Agent"], recipientEmails: ['tc@example.com'] });
     expect(r.sendAt).toBe(DateTime.fromISO(local, { zone: 'America/Chicago' }).toUTC().toISO());
     expect((await deal()).reminders.map((x: any) => x.id)).toContain(r.id);
+    await relayed(r.id, [`rem-${r.id}-1`]);
 
     const subject = `Closing on ${long(chicagoDate(10))}: 1207 Live Oak Ln, Austin, TX 78704`;
     const sent = () => h.mail().filter((m) => header(m.raw, 'Subject') === subject);
@@ -191,12 +197,17 @@ describe('reminders', () => {
     const r = await h.ok('POST', reminders(d), { key, body: { ...base, daysBeforeReminder: 2, reminderTimeOfDay: '4:30 pm', note: 'Bring ID.' } });
     expect(r.scheduledLocal).toBe(`${chicagoDate(18)}T16:30:00`);
     const doomed = await h.ok('POST', reminders(d), { key, body: { ...base, deadlineType: 'InspectionDeadline', daysBeforeReminder: 1 } });
+    await relayed(r.id, [`rem-${r.id}-1`]);
+    await relayed(doomed.id, [`rem-${doomed.id}-1`]);
 
     await h.ok('PATCH', `/api/v1/transactions/${d}/key-dates/ClosingDate`, { key, body: { newValue: chicagoDate(30), source: 'Amendment 1', calculationNotes: null } });
     await h.ok('PATCH', `/api/v1/transactions/${d}/key-dates/InspectionDeadline`, { key, body: { newValue: chicagoDate(0), source: 'Amendment 1', calculationNotes: null } });
     const moved = (await deal(d)).reminders;
     expect(moved.find((x: any) => x.id === r.id)).toMatchObject({ status: 'pending', deadlineDate: chicagoDate(30), scheduledLocal: `${chicagoDate(28)}T16:30:00`, generation: 2 });
     expect(moved.find((x: any) => x.id === doomed.id)).toMatchObject({ status: 'expired', deadlineDate: chicagoDate(0) });
+    // The move requested generation 2's schedule and the deletion of generation 1's; the expired one has none left.
+    await relayed(r.id, [`rem-${r.id}-2`]);
+    await relayed(doomed.id, []);
 
     await fastForward(19);
     expect(mailTo('pat@example.com')).toHaveLength(0);

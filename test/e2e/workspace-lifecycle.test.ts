@@ -65,6 +65,12 @@ async function populatedOrg(name: string) {
   return { ...org, dealId, documentId, pdf, ownerEmail: owner.email as string };
 }
 
+/** The local scheduler's waiting schedules of `target` for organization `orgId`. */
+const schedulesOf = (target: string, orgId: string) => listLocalSchedules(t.rt.messaging.scheduleStore).schedules.filter((s) => s.target === target && s.payload.orgId === orgId);
+/** Waits until the outbox relay (webhook fan-out's stream consumer) has made `count` such schedules. */
+const relayed = (target: string, orgId: string, count: number) =>
+  until(`${count} ${target} schedule(s) of ${orgId} made by the outbox relay`, () => schedulesOf(target, orgId).length === count, 15_000, { detail: () => schedulesOf(target, orgId) });
+
 describe('workspace deletion', () => {
   it('freezes, cancels, reschedules and purges only the deleted organization', async () => {
     setClock(() => T0);
@@ -91,8 +97,11 @@ describe('workspace deletion', () => {
 
     // Scheduled: frozen, emailed, status for any reader.
     const scheduled = (await api.ok('POST', '/api/v1/account/deletion/request', { key: a.keys.actions, body: { confirmName: 'Doomed Realty' } })).data;
-    expect(scheduled).toMatchObject({ scheduled: true, state: 'scheduled', isOwner: true, emailed: true, gracePeriodDays: 7 });
+    expect(scheduled).toMatchObject({ scheduled: true, state: 'scheduled', isOwner: true, emailed: true, gracePeriodDays: 7, error: null });
     expect(Date.parse(scheduled.dueAt)).toBe(T0 + 7 * DAY);
+    // Requested with the deletion (schedule.requested), made by the relay: due at the end of the grace period.
+    await relayed('workspace-purge', a.orgId, 1);
+    expect(Date.parse(schedulesOf('workspace-purge', a.orgId)[0]!.dueAt)).toBe(T0 + 7 * DAY);
     // The notice is queued with the deletion; the send worker emails it.
     const notice = await until('the deletion notice', async () => {
       for (const m of mailTo(a.ownerEmail)) {
@@ -125,7 +134,7 @@ describe('workspace deletion', () => {
     // Cancel unfreezes; a second cancel has nothing to cancel.
     expect((await api.ok('POST', '/api/v1/account/deletion/cancel', { key: a.keys.actions })).data).toEqual({ cancelled: true });
     expect((await api.ok('POST', '/api/v1/account/deletion/cancel', { key: a.keys.actions })).data).toEqual({ cancelled: false });
-    expect(listLocalSchedules(t.rt.messaging.scheduleStore).schedules.filter((s) => s.target === 'workspace-purge')).toHaveLength(0);
+    await relayed('workspace-purge', a.orgId, 0);
     expect((await api.call('POST', `/api/v1/transactions/${a.dealId}/tasks`, { key: a.keys.actions, body: { title: 'after cancel' } })).status).toBe(200);
     expect((await api.call('POST', `/api/v1/transactions/${a.dealId}/tasks`, { key: token, body: { title: 'oauth after cancel' } })).status).toBe(200);
     await until('task.created delivered', () => [...receiver.received.values()].some((e) => e.eventType === 'task.created'), 10_000);
@@ -134,6 +143,7 @@ describe('workspace deletion', () => {
     setClock(() => T0 + DAY);
     const again = (await api.ok('POST', '/api/v1/account/deletion/request', { key: a.keys.actions, body: { confirmName: 'Doomed Realty' } })).data;
     expect(Date.parse(again.dueAt)).toBe(T0 + 8 * DAY);
+    await relayed('workspace-purge', a.orgId, 1);
     setClock(() => T0 + 8 * DAY - 60_000);
     await t.rt.messaging.scheduler.tick();
     expect((await itemsOf(a.orgId)).length).toBeGreaterThan(5);
@@ -169,6 +179,7 @@ describe('workspace export', () => {
     expect(first.text).not.toMatch(/https?:\/\/[^"]*exports\//);
     const second = (await api.ok('POST', '/api/v1/account/export/request', { key: c.keys.actions })).data;
     expect(second).toMatchObject({ exportId: first.body.data.exportId, alreadyRunning: true, state: 'building' });
+    await relayed('workspace-export', c.orgId, 1);
 
     setClock(() => T0 + 2 * 60_000);
     await t.rt.messaging.scheduler.tick();

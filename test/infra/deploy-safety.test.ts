@@ -30,7 +30,7 @@ afterAll(() => {
 
 /** Every ServiceFunction of the stack (main stack; the partner authorizer is in its nested stack). */
 function serviceFunctions(stack: TransactionCoordinationStack): { name: string; fn: ServiceFunction; api: boolean }[] {
-  const { webhooks, extraction, messaging, lifecycle, oauth } = stack;
+  const { webhooks, extraction, messaging, lifecycle, oauth, reports } = stack;
   return [
     ...[...stack.functions].map(([group, fn]) => ({ name: `api ${group}`, fn, api: true })),
     { name: 'oauth', fn: oauth.fn, api: true },
@@ -41,6 +41,8 @@ function serviceFunctions(stack: TransactionCoordinationStack): { name: string; 
     ...Object.entries(messaging.workers).map(([worker, fn]) => ({ name: worker, fn, api: worker === 'public-links' })),
     { name: 'workspace-purge', fn: lifecycle.purge, api: false },
     { name: 'workspace-export', fn: lifecycle.export, api: false },
+    { name: 'report-pdf', fn: reports.pdf, api: false },
+    { name: 'report-zip', fn: reports.zip, api: false },
   ];
 }
 

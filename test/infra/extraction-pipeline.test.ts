@@ -108,8 +108,9 @@ describe('documents bucket', () => {
         expect.objectContaining({ Status: 'Enabled', ExpiredObjectDeleteMarker: true }),
       ]),
     );
-    // The sixth is the workspace lifecycle's `exports/` expiry (asserted in workspace-lifecycle.test.ts).
-    expect(rules.filter((r) => r.Prefix !== 'exports/')).toHaveLength(5);
+    // The others are the workspace lifecycle's `exports/` expiry (workspace-lifecycle.test.ts) and the reports'
+    // `reports/` expiry (report-builder.test.ts).
+    expect(rules.filter((r) => r.Prefix !== 'exports/' && r.Prefix !== 'reports/')).toHaveLength(5);
     // No rule without a prefix deletes old versions: it would cut the documents' retention short.
     expect(rules.filter((r) => r.Prefix === undefined && r.NoncurrentVersionExpiration !== undefined)).toEqual([]);
     expect(rules.find((r) => r.Prefix === 'org/')).not.toHaveProperty('ExpirationInDays'); // documents are never expired
@@ -317,16 +318,23 @@ describe('API groups', () => {
     }
   });
 
-  it('only groups whose operations declare documents:* get the bucket, and extraction:start the state machine', async () => {
+  it('only groups whose operations declare documents:* get the bucket (reports:build: GET on reports/ only), and extraction:start the state machine', async () => {
     const ops = await loadOperations();
     const declaring = (pred: (c: Capability) => boolean) => new Set(ops.filter((op) => op.uses.some(pred)).map((op) => op.group as string));
     const bucketGroups = declaring((c) => c.startsWith('documents:'));
     const machineGroups = declaring((c) => c === 'extraction:start');
+    // reports:build presigns its built file's download: GetObject on reports/ only (report-builder.test.ts).
+    const reportGroups = declaring((c) => c === 'reports:build');
     expect(bucketGroups).toContain('documents');
     expect(machineGroups).toContain('documents');
     for (const [group, fn] of s.stack.functions) {
       if (!machineGroups.has(group)) expect(serviceActions(fn, 'states'), group).toEqual([]);
       if (bucketGroups.has(group)) continue;
+      if (reportGroups.has(group)) {
+        expect(serviceActions(fn, 's3'), group).toEqual(['s3:GetObject']);
+        expect(resourcesFor(fn, 's3:GetObject'), group).toEqual([objectsArn('reports/')]);
+        continue; // it names the bucket to presign on (DOCUMENTS_BUCKET)
+      }
       expect(serviceActions(fn, 's3'), group).toEqual([]);
       expect(s.resources[idOf(fn.fn)].Properties.Environment.Variables.DOCUMENTS_BUCKET, group).toBeUndefined();
     }

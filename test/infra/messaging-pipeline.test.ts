@@ -1,8 +1,8 @@
 /**
  * CDK assertions on the messaging pipeline (lib/messaging-pipeline.ts, lib/messaging/*) inside the synthesized stack,
- * with the messaging context set (a mail domain, an SMS origination id) and the registry's operations, three of which
- * are given the messaging capabilities here (`mail:send`, `sms:send`, `schedules:manage`), so the grants are checked
- * whatever the operation modules declare today. Targeted property checks, no snapshots; cdk-nag must pass too.
+ * with the messaging context set (a mail domain, an SMS origination id) and the registry's operations, two of which
+ * are given the messaging capabilities here (`mail:send`, `sms:send`), so the grants are checked whatever the
+ * operation modules declare today. Schedules are managed by the outbox relay (webhook fan-out) alone. Targeted property checks, no snapshots; cdk-nag must pass too.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,11 +19,10 @@ type Statement = { Effect: string; Action: string | string[]; Resource: unknown;
 
 const PHONE_ID = 'phone-0123456789abcdef0123456789abcdef';
 const CONTEXT = { mailDomain: 'hillcountry.example', smsOriginationIdentity: PHONE_ID, mailSenderIdentities: 'agents@partner.example', stackName: 'tcs-msg' };
-/** The capabilities given to three operations for this file. */
+/** The capabilities given to two operations for this file. */
 const EXTRA: Record<string, Capability[]> = {
   sendTransactionEmail: ['mail:send'],
   startTransactionConversation: ['sms:send'],
-  scheduleTransactionMessage: ['schedules:manage'],
 };
 
 let s: Synthesized;
@@ -398,10 +397,15 @@ describe('API groups', () => {
     }
   });
 
-  it('schedules:manage: create/delete schedules of the group only, PassRole to the scheduler only, the scheduler environment', () => {
-    expect(groupsUsing('schedules:manage').size).toBeGreaterThan(0);
-    for (const group of groupsUsing('schedules:manage')) {
-      const fn = s.stack.functions.get(group)!;
+  it('the outbox relay (webhook fan-out), not an API group, creates/deletes schedules of the group only, PassRole to the scheduler only, the scheduler environment', () => {
+    for (const [group, fn] of s.stack.functions) {
+      expect(serviceActions(fn, 'scheduler'), group).toEqual([]);
+      expect(serviceActions(fn, 'iam'), group).toEqual([]);
+      expect(Object.keys(envOf(fn)), group).not.toContain('SCHEDULE_GROUP');
+    }
+    {
+      const fn = s.stack.webhooks.fanout;
+      const group = 'webhook-fanout';
       expect(serviceActions(fn, 'scheduler'), group).toEqual(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule']);
       expect(resourcesFor(fn, 'scheduler:CreateSchedule')).toEqual([partitioned(`:scheduler:|Ref:AWS::Region|:|Ref:AWS::AccountId|:schedule/${groupName()}/*`)]);
       const passRole = statementsOf(fn).filter((st) => actionsOf(st).includes('iam:PassRole'));
@@ -431,11 +435,6 @@ describe('API groups', () => {
       if (!groupsUsing('sms:send').has(group)) {
         expect(serviceActions(fn, 'sms-voice'), group).toEqual([]);
         expect(env, group).not.toContain('SMS_ORIGINATION_IDENTITY');
-      }
-      if (!groupsUsing('schedules:manage').has(group)) {
-        expect(serviceActions(fn, 'scheduler'), group).toEqual([]);
-        expect(serviceActions(fn, 'iam'), group).toEqual([]);
-        expect(env, group).not.toContain('SCHEDULE_GROUP');
       }
       if (!groupsUsing('mail:send').has(group) && !groupsUsing('sms:send').has(group) && !groupsUsing('messages:queue').has(group)) expect(env, group).not.toContain('PUBLIC_BASE_URL');
     }
@@ -467,7 +466,7 @@ describe('public route', () => {
 });
 
 describe('alarms and dashboard', () => {
-  it('alarms on the failure queue, the scheduler DLQ and its delivery, worker errors, and SES reputation', () => {
+  it('alarms on the failure queue, the scheduler DLQ and its delivery, schedules the relay could not create, worker errors, and SES reputation', () => {
     for (const queue of [m().failureQueue, m().scheduler.deadLetterQueue, m().sends.deadLetterQueue]) {
       s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'AWS/SQS',
@@ -483,6 +482,16 @@ describe('alarms and dashboard', () => {
       Dimensions: [{ Name: 'ScheduleGroup', Value: m().scheduler.group.scheduleGroupName }],
       Threshold: 0,
     });
+    // The outbox relay's failures to create a requested schedule (shared/use-cases/schedule-relay.ts), any in 15 min.
+    s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'TransactionCoordination',
+      MetricName: 'ScheduleRequestsFailed',
+      Dimensions: [{ Name: 'service', Value: 'webhook-fanout' }],
+      Statistic: 'Sum',
+      Period: 900,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
     s.template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate', Threshold: MESSAGING_ALARM_THRESHOLDS.bounceRate, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     s.template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: MESSAGING_ALARM_THRESHOLDS.complaintRate });
     const errors = s.ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.Metrics?.some((x: { Label?: string }) => x.Label === 'worker errors'));
@@ -492,7 +501,7 @@ describe('alarms and dashboard', () => {
   });
 
   it('lists its alarms with the dashboard alarms and adds a row of graphs', () => {
-    expect(m().alarms).toHaveLength(8);
+    expect(m().alarms).toHaveLength(9);
     for (const alarm of m().alarms) expect(s.stack.dashboard.alarms).toContain(alarm);
     const [[, dashboard]] = s.ofType('AWS::CloudWatch::Dashboard');
     const body = json(dashboard.Properties.DashboardBody);

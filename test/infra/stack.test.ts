@@ -53,6 +53,8 @@ const lambdaGroups = await loadGroups();
 const WEBHOOK_ALARMS = 7;
 /** Errors alarms of OAuth, reference site, extraction steps, workspace workers (function-alarms.test.ts; the partner tier's are in its nested stack). */
 const FUNCTION_ALARMS = 4;
+/** The report workers' errors alarm (report-builder.test.ts). */
+const REPORT_ALARMS = 1;
 /** Alarms the extraction pipeline adds: system failures, executions timed out, aborted, throttled, upload handler errors. */
 const EXTRACTION_ALARMS = 5;
 /** Functions the extraction pipeline adds (asserted in extraction-pipeline.test.ts): six steps + the upload trigger. */
@@ -60,7 +62,7 @@ const EXTRACTION_FUNCTIONS = EXTRACTION_STEPS.length + 1;
 /** CDK's BucketNotificationsHandler (installs the S3 → Lambda notification): a function without a log group. */
 const CDK_HELPER_FUNCTIONS = 1;
 /** Alarms the messaging pipeline adds (asserted in messaging-pipeline.test.ts). */
-const MESSAGING_ALARMS = 8;
+const MESSAGING_ALARMS = 9;
 /** DynamoDB system errors and throttled requests (asserted in alarms.test.ts). */
 const TABLE_ALARMS = 2;
 /** API alarms (asserted in alarms.test.ts): 5xx, p99 latency, 4xx surge, 429 surge, then throttles of 10 functions per alarm. */
@@ -69,8 +71,10 @@ const apiAlarmCount = (apiFunctions: number) => 4 + Math.ceil(apiFunctions / 10)
 const LIFECYCLE_FUNCTIONS = 2;
 /** The OAuth authorization server's function (lib/oauth-server.ts). */
 const OAUTH_FUNCTIONS = 1;
-/** Workers that are not API groups: webhook, extraction, messaging, workspace-lifecycle and OAuth functions. */
-const WORKER_FUNCTIONS = WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + MESSAGING_WORKERS.length + LIFECYCLE_FUNCTIONS + OAUTH_FUNCTIONS;
+/** The report workers, report-pdf and report-zip (lib/report-builder.ts). */
+const REPORT_FUNCTIONS = 2;
+/** Workers that are not API groups: webhook, extraction, messaging, workspace-lifecycle, OAuth and report functions. */
+const WORKER_FUNCTIONS = WEBHOOK_WORKERS.length + EXTRACTION_FUNCTIONS + MESSAGING_WORKERS.length + LIFECYCLE_FUNCTIONS + OAUTH_FUNCTIONS + REPORT_FUNCTIONS;
 
 let synth: Synthesized;
 let outdir: string;
@@ -120,7 +124,7 @@ describe('cdk-nag (AwsSolutions)', () => {
       }
     }
     // The schedules wildcard is always acknowledged: the workspace purge deletes schedules of the group
-    // (lib/messaging/scheduler.ts grantDelete), whether or not an operation declares `schedules:manage`. The partition and region are tokens, or literals when the environment names a region (lib/nag-resource.ts).
+    // (lib/messaging/scheduler.ts grantDelete) and the outbox relay creates and deletes them (grantManage). The partition and region are tokens, or literals when the environment names a region (lib/nag-resource.ts).
     const arn = (service: string, rest: string) => new RegExp(`AwsSolutions-IAM5\\[Resource::arn:(<AWS::Partition>|aws[a-z-]*):${service}:(<AWS::Region>|[a-z0-9-]+):<AWS::AccountId>:${rest}\\]$`);
     const scheduler = arn('scheduler', 'schedule/[A-Za-z0-9-]+/\\*');
     const allowed = [
@@ -142,6 +146,8 @@ describe('cdk-nag (AwsSolutions)', () => {
       /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/org\/\*\]$/,
       /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/ocr\/\*\]$/,
       /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/exports\/\*\]$/,
+      // Stored reports (lib/report-builder.ts): the report workers write, report-zip reads, the reports API presigns.
+      /AwsSolutions-IAM5\[Resource::<ExtractionDocuments[0-9A-F]{8}\.Arn>\/reports\/\*\]$/,
       arn('secretsmanager', 'secret:tcs/mail/\\*'),
       /AwsSolutions-S1$/,
       /AwsSolutions-SQS3$/,
@@ -274,7 +280,7 @@ describe('observability', () => {
     const names = ofType('AWS::Lambda::Function')
       .map(([, r]) => r.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME as string | undefined)
       .filter((n): n is string => n !== undefined);
-    expect(names).toEqual(expect.arrayContaining(['webhook-fanout', 'webhook-delivery', 'document-uploaded', ...EXTRACTION_STEPS.map((s) => `extraction-${s}`), ...MESSAGING_WORKERS, 'workspace-purge', 'workspace-export']));
+    expect(names).toEqual(expect.arrayContaining(['webhook-fanout', 'webhook-delivery', 'document-uploaded', ...EXTRACTION_STEPS.map((s) => `extraction-${s}`), ...MESSAGING_WORKERS, 'workspace-purge', 'workspace-export', 'report-pdf', 'report-zip']));
     expect(new Set(names).size, 'service names are unique').toBe(names.length);
   });
 });
@@ -339,7 +345,7 @@ describe('operations', () => {
   it('alarms on API 5xx and on each function’s errors, and has one dashboard', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
     const apiFunctions = lambdaGroups.length + new Set(PUBLIC_ROUTES.map((r) => r.worker)).size;
-    expect(alarms).toHaveLength(lambdaGroups.length + apiAlarmCount(apiFunctions) + TABLE_ALARMS + WEBHOOK_ALARMS + EXTRACTION_ALARMS + MESSAGING_ALARMS + FUNCTION_ALARMS + MCP_ALARMS);
+    expect(alarms).toHaveLength(lambdaGroups.length + apiAlarmCount(apiFunctions) + TABLE_ALARMS + WEBHOOK_ALARMS + EXTRACTION_ALARMS + MESSAGING_ALARMS + FUNCTION_ALARMS + MCP_ALARMS + REPORT_ALARMS);
     const api5xx = alarms.filter((a) => a.Metrics?.some((m: { MetricStat?: { Metric: { MetricName: string } } }) => m.MetricStat?.Metric.MetricName === 'tcs-dev-Api5xxExcluding501'));
     expect(api5xx).toHaveLength(1);
     for (const group of lambdaGroups) {

@@ -99,12 +99,12 @@ describe('fan-out (DynamoDB stream → delivery queue)', () => {
     });
   });
 
-  it('may GetItem (pending redeliveries), Query and PutItem on the table only (no UpdateItem/DeleteItem, no GSIs), send to the queue and read the stream', () => {
+  it('may GetItem (pending redeliveries), Query, PutItem and UpdateItem (the schedule relay marks an unschedulable record) on the table only (no DeleteItem, no GSIs), send to the queue and read the stream', () => {
     const { table, queue } = ids();
     const statements = statementsOf(s, s.stack.webhooks.fanout);
-    expect(tableActions(statements, table)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
+    expect(tableActions(statements, table)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     const all = statements.flatMap(actionsOf);
-    for (const forbidden of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:*', 'dynamodb:Scan']) expect(all).not.toContain(forbidden);
+    for (const forbidden of ['dynamodb:DeleteItem', 'dynamodb:TransactWriteItems', 'dynamodb:*', 'dynamodb:Scan']) expect(all).not.toContain(forbidden);
     expect(JSON.stringify(statements)).not.toContain('/index/*');
     const send = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage'));
     expect(send.flatMap((st) => [st.Resource].flat())).toContainEqual(arnOf(queue));

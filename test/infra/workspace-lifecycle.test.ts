@@ -90,22 +90,23 @@ describe('workspace lifecycle infrastructure', () => {
     });
   });
 
-  it('grants the account API function its capabilities through the messaging grants: the one group, role and DLQ, both targets; no mail (its notice is queued)', () => {
+  it('the account API function requests schedules through the outbox (no scheduler grant, no mail); the outbox relay gets the one group, role and DLQ, both targets', () => {
     const account = s.stack.functions.get('account')!;
     const actions = actionsOf(s.logicalIdOf(account.fn));
-    expect(actions).toEqual(expect.arrayContaining(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole']));
-    expect(actions.filter((a) => a.startsWith('ses:') || a.startsWith('secretsmanager:'))).toEqual([]);
+    expect(actions.filter((a) => a.startsWith('scheduler:') || a.startsWith('iam:') || a.startsWith('ses:') || a.startsWith('secretsmanager:'))).toEqual([]);
+    expect(s.resources[s.logicalIdOf(account.fn)].Properties.Environment.Variables).toMatchObject({ MAIL_FROM_ADDRESS: expect.any(String), PUBLIC_BASE_URL: expect.anything() });
+    expect(Object.keys(s.resources[s.logicalIdOf(account.fn)].Properties.Environment.Variables)).not.toContain('SCHEDULE_GROUP');
+    const relay = s.stack.webhooks.fanout;
+    expect(actionsOf(s.logicalIdOf(relay.fn))).toEqual(expect.arrayContaining(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole']));
     const { scheduler } = s.stack.messaging;
     const getAtt = (c: { node: { defaultChild?: unknown } }) => ({ 'Fn::GetAtt': [s.logicalIdOf(c), 'Arn'] });
-    expect(s.resources[s.logicalIdOf(account.fn)].Properties.Environment.Variables).toMatchObject({
+    expect(s.resources[s.logicalIdOf(relay.fn)].Properties.Environment.Variables).toMatchObject({
       SCHEDULE_GROUP: s.stack.resolve(scheduler.group.scheduleGroupName),
       SCHEDULER_ROLE_ARN: getAtt(scheduler.role),
       SCHEDULER_DLQ_ARN: getAtt(scheduler.deadLetterQueue),
       SCHEDULE_TARGET_SCHEDULED_SEND_ARN: s.liveOf(s.stack.messaging.workers['scheduled-send']),
       SCHEDULE_TARGET_WORKSPACE_PURGE_ARN: s.liveOf(s.stack.lifecycle.purge),
       SCHEDULE_TARGET_WORKSPACE_EXPORT_ARN: s.liveOf(s.stack.lifecycle.export),
-      MAIL_FROM_ADDRESS: expect.any(String),
-      PUBLIC_BASE_URL: expect.anything(),
     });
   });
 

@@ -14,7 +14,7 @@ import { createOrganization } from '#db/orgs';
 import { db, tableName } from '#db/client';
 import { getCommunication } from '#db/communications';
 import { getOutboundSend } from '#db/outbound-sends';
-import { resetSmsSender } from '#ports/sms';
+import { resetSmsSender } from '#ports/sms/transport';
 import { createTransaction } from '#use-cases/create-transaction';
 import { queueDealSms } from '#use-cases/messaging/send-sms';
 import { deliverQueuedMessage, SEND_LEASE_SECONDS, SendInFlight, UNKNOWN_DETAIL } from '#use-cases/messaging/deliver-message';

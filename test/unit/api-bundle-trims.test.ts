@@ -2,7 +2,8 @@
  * What issue 24 took out of the API groups stays out: the S3 client (presigning and single-object requests go
  * through shared/ports/s3-object-requests.ts), libphonenumber-js's packaged metadata (the bundled sets lack formats,
  * lib/phone-metadata.ts) and a second copy of `entities` (one version for html-to-text's parser and serializer, the
- * `overrides` entry of package.json). Each group's entry (lib/group-entries.ts) and the public-links function are
+ * `overrides` entry of package.json), luxon (times in zones come from `Intl`) and Handlebars' parser outside templates
+ * (a saved template carries its outline, shared/domain/template-outline.ts). Each group's entry (lib/group-entries.ts) and the public-links function are
  * bundled by esbuild with the aliases functions ship with and the watched packages included (others are left
  * external, for speed), so the metafile lists the package files each bundle really holds: an unused import of a
  * package is dropped, as in the deployed bundle.
@@ -18,8 +19,8 @@ import { writeGroupEntries } from '#lib/group-entries';
 import { bundlesXraySdk, bundlingAliases } from '#lib/service-function';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** API groups that may hold the S3 client: reports builds the communication-log ZIP from stored files. */
-const S3_CLIENT_GROUPS = ['reports'];
+/** API groups that may hold the S3 client: none (the communication-log ZIP is built by report-zip, lib/report-builder.ts). */
+const S3_CLIENT_GROUPS: string[] = [];
 /** Groups that parse phone numbers: contacts normalizes them, messaging tells textable ones. */
 const PHONE_GROUPS = ['contacts', 'messaging'];
 const PUBLIC_LINKS = path.join(ROOT, 'functions/public-links/handler.ts');
@@ -32,7 +33,9 @@ const held = new Map<string, string[]>();
 const holds = (name: string, pattern: RegExp) => (held.get(name) ?? []).filter((f) => pattern.test(f));
 const S3_CLIENT = /^node_modules\/@aws-sdk\/client-s3\//;
 /** The packages bundled (and so measured); every other package import is left external. */
-const WATCHED = /^(@aws-sdk\/client-s3|libphonenumber-js|html-to-text|htmlparser2|dom-serializer|entities)(\/|$)/;
+const WATCHED = /^(@aws-sdk\/client-s3|libphonenumber-js|html-to-text|htmlparser2|dom-serializer|entities|luxon|handlebars)(\/|$)/;
+/** The one group that parses templates: it checks a template's text when it is created and renders previews. */
+const TEMPLATE_PARSING_GROUPS = ['templates'];
 
 beforeAll(async () => {
   const ops = await loadOperations();
@@ -54,7 +57,7 @@ describe('API bundle trims (issue 24)', () => {
     expect(holds('workspace-export', S3_CLIENT).length).toBeGreaterThan(0);
   });
 
-  it('no API group but reports, nor the public-links function, bundles the S3 client', () => {
+  it('no API group, nor the public-links function, bundles the S3 client', () => {
     expect(held.size).toBeGreaterThan(10);
     const offenders = [...held.keys()].filter((name) => name !== 'workspace-export' && !S3_CLIENT_GROUPS.includes(name) && holds(name, S3_CLIENT).length);
     expect(offenders).toEqual([]);
@@ -66,6 +69,13 @@ describe('API bundle trims (issue 24)', () => {
     expect(parsing).toEqual([...PHONE_GROUPS].sort());
     expect(holds('contacts', /phone-metadata\/|libphonenumber-js\/metadata/)).toEqual(['shared/domain/phone-metadata/min.json']);
     expect(holds('messaging', /phone-metadata\/|libphonenumber-js\/metadata/)).toEqual(['shared/domain/phone-metadata/mobile.json']);
+  });
+
+  it('only templates bundles Handlebars (transactions checks a reminder\'s template by its outline); no API group bundles luxon', () => {
+    const parsing = [...held.keys()].filter((name) => holds(name, /^node_modules\/handlebars\//).length);
+    expect(parsing).toEqual(TEMPLATE_PARSING_GROUPS);
+    expect(holds('transactions', /^shared\/domain\/template-outline\.ts$/)).toHaveLength(1);
+    expect([...held.keys()].filter((name) => holds(name, /^node_modules\/luxon\//).length)).toEqual([]);
   });
 
   it('messaging holds one copy of entities', () => {

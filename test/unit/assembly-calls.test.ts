@@ -1,6 +1,6 @@
 /**
  * The assembly runtime's two pure pieces: Lambda event filtering as the stream mapping's pattern applies it, and
- * the mapping of a SigV4 request to the IAM actions and ARNs it is authorized against.
+ * the mapping of a SigV4 request to the IAM actions and ARNs it is authorized against (a Lambda Invoke included).
  */
 import { describe, expect, it } from 'vitest';
 import { eventFilter } from '#lib/local/assembly/event-filter';
@@ -37,6 +37,13 @@ const ctx: DescribeContext = {
 const req = (service: string, over: Partial<GatewayRequest>): GatewayRequest => ({ method: 'POST', url: new URL('http://127.0.0.1/'), headers: {}, body: Buffer.from(''), service, ...over });
 
 describe('describeCall', () => {
+  it('names a Lambda Invoke by the function its path names: an alias ARN as it is, a bare name as its ARN', () => {
+    const alias = 'arn:aws:lambda:us-east-1:123456789012:function:tcs-ReportsPdf:live';
+    expect(describeCall(req('lambda', { url: new URL(`http://127.0.0.1/2015-03-31/functions/${encodeURIComponent(alias)}/invocations`) }), ctx)).toEqual([{ action: 'lambda:InvokeFunction', resource: alias }]);
+    expect(describeCall(req('lambda', { url: new URL('http://127.0.0.1/2015-03-31/functions/tcs-ReportsZip/invocations') }), ctx)).toEqual([
+      { action: 'lambda:InvokeFunction', resource: 'arn:aws:lambda:us-east-1:123456789012:function:tcs-ReportsZip' },
+    ]);
+  });
   it('names one DynamoDB call per item of a transaction, and the index of a query', () => {
     const tx = req('dynamodb', { target: 'TransactWriteItems', body: Buffer.from(JSON.stringify({ TransactItems: [{ Put: { TableName: 't' } }, { ConditionCheck: { TableName: 't' } }] })) });
     expect(describeCall(tx, ctx).map((c) => c.action)).toEqual(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem']);

@@ -1,6 +1,6 @@
 /**
  * The AWS mail adapter (shared/ports/mail/aws.ts) with SES and Secrets Manager mocked (aws-sdk-client-mock) and
- * nodemailer's SMTP transport stubbed: the exact SES command (raw MIME with our Message-ID and threading headers,
+ * nodemailer's SMTP transport stubbed (`smtpTransportOf.create`): the exact SES command (raw MIME with our Message-ID and threading headers,
  * the envelope with Bcc, the configuration set), which refusals are permanent (`MailRejected`) and which are
  * retried, and the SMTP path (password read once from Secrets Manager, STARTTLS required, 5xx = refused); the
  * service's plain-text mailer (shared/ports/mail/ses-plain.ts: `Simple` content, an encoded display name).
@@ -13,7 +13,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import nodemailer from 'nodemailer';
 import { simpleParser } from 'mailparser';
 import type { MailAccount } from '#db/mail-accounts';
-import { awsMailer, resetAwsMailer } from '#ports/mail/aws';
+import { awsMailer, resetAwsMailer, smtpTransportOf } from '#ports/mail/aws';
 import { fromHeader, resetSesPlainMailer, sesPlainMailer } from '#ports/mail/ses-plain';
 import { MailRejected, type OutboundEmail } from '#ports/mailer';
 
@@ -118,9 +118,19 @@ describe('SES (no account, or an ses account)', () => {
 });
 
 describe("SMTP (a member's own mailbox)", () => {
+  it("builds the transport nodemailer.createTransport would for the same options (an SMTP transport, not a pool)", () => {
+    const options = { host: 'smtp.hillcountry.example', port: 587, secure: false, requireTLS: true, auth: { user: 'dana', pass: 'pw' } };
+    const built = smtpTransportOf.create(options);
+    const reference = nodemailer.createTransport(options);
+    expect(built.transporter.name).toBe('SMTP');
+    expect(built.transporter.name).toBe(reference.transporter.name);
+    expect((built.transporter as unknown as { options: unknown }).options).toEqual((reference.transporter as unknown as { options: unknown }).options);
+    expect(built.options).toEqual(reference.options);
+  });
+
   function stubTransport(sendMail: (opts: unknown) => Promise<unknown>) {
     const transport = { sendMail: vi.fn(sendMail) };
-    const create = vi.spyOn(nodemailer, 'createTransport').mockReturnValue(transport as never);
+    const create = vi.spyOn(smtpTransportOf, 'create').mockReturnValue(transport as never);
     return { transport, create };
   }
 

@@ -14,7 +14,7 @@ import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand
 import { PinpointSMSVoiceV2Client, SendTextMessageCommand, ThrottlingException, ValidationException } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { resetDbClient } from '#db/client';
 import { sendAttemptUpdates } from './send-attempt-fake.ts';
-import { resetSmsSender } from '#ports/sms';
+import { resetSmsSender } from '#ports/sms/transport';
 import { deliverQueuedMessage, SEND_LEASE_SECONDS, SendInFlight, UNKNOWN_DETAIL } from '#use-cases/messaging/deliver-message';
 
 const ddb = mockClient(DynamoDBDocumentClient);

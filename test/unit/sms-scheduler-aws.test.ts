@@ -7,7 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { ConflictException as SmsConflict, PinpointSMSVoiceV2Client, SendTextMessageCommand, ThrottlingException, ValidationException } from '@aws-sdk/client-pinpoint-sms-voice-v2';
-import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, InternalServerException, ResourceNotFoundException, SchedulerClient } from '@aws-sdk/client-scheduler';
+import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, InternalServerException, ResourceNotFoundException, SchedulerClient, ValidationException as ScheduleRefused } from '@aws-sdk/client-scheduler';
 import { awsSms } from '#ports/sms/aws';
 import { SmsRejected } from '#ports/sms';
 import { awsScheduler, SCHEDULE_RETRIES } from '#ports/scheduler/aws';
@@ -125,9 +125,13 @@ describe('awsScheduler', () => {
     expect(schedulerMock).toHaveReceivedCommandTimes(CreateScheduleCommand, 0);
   });
 
-  it('reports a name already taken', async () => {
-    schedulerMock.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', Message: 'exists', $metadata: {} }));
-    await expect(awsScheduler().create(schedule)).rejects.toThrow(`schedule ${schedule.name} already exists`);
+  it('is idempotent by name: a name already taken (ConflictException, a retried request) is `exists`, other errors rethrown', async () => {
+    schedulerMock.on(CreateScheduleCommand).resolvesOnce({}).rejectsOnce(new ConflictException({ message: 'exists', Message: 'exists', $metadata: {} }));
+    expect(await awsScheduler().create(schedule)).toBe('created');
+    expect(await awsScheduler().create(schedule)).toBe('exists');
+    const refused = new ScheduleRefused({ message: 'bad time', Message: 'bad time', $metadata: {} });
+    schedulerMock.on(CreateScheduleCommand).rejects(refused);
+    await expect(awsScheduler().create(schedule)).rejects.toBe(refused);
   });
 
   it('deletes by name in the group: true when deleted, false when there was none, other errors rethrown', async () => {

@@ -28,14 +28,18 @@ let dir: string;
 let ops: ModuleOperation[];
 const held = new Map<LambdaGroup, string[]>();
 
-/** The transports one bundle holds: adapter files among its inputs, transport packages among its (external) imports. */
+/** The transports one bundle holds: adapter files among its inputs, transport packages (by name) among its (external) imports. */
 function transportsOf(output: Metafile['outputs'][string]): string[] {
   const found = new Set<string>();
   for (const file of Object.keys(output.inputs)) {
     const rel = path.relative(ROOT, path.resolve(ROOT, file)).split(path.sep).join('/');
     if (TRANSPORT_ADAPTERS.includes(rel)) found.add(rel);
   }
-  for (const imp of output.imports) if (imp.external && TRANSPORT_PACKAGES.some((p) => imp.path === p || imp.path.startsWith(`${p}/`))) found.add(imp.path);
+  for (const imp of output.imports) {
+    // By package: the send worker imports nodemailer's parts (`nodemailer/lib/…`), not its index.
+    const pkg = TRANSPORT_PACKAGES.find((p) => imp.path === p || imp.path.startsWith(`${p}/`));
+    if (imp.external && pkg) found.add(pkg);
+  }
   return [...found].sort();
 }
 

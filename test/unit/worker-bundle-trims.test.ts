@@ -5,14 +5,19 @@
  * new import, direct or transitive, fails here with the file that brought it.
  * - inbound-email parses with postal-mime (shared/ports/inbound-mail-parser.ts), not mailparser with iconv-lite's
  *   charset tables, libmime, encoding-japanese, he, and html-to-text with htmlparser2 and entities.
- * - message-send sends text already derived when the message was queued: no html-to-text.
+ * - message-send sends text already derived when the message was queued: no html-to-text; its transports are imported
+ *   statically (shared/ports/mail/transport.ts, sms/transport.ts, plain-mailer.ts: behind an `import()` esbuild kept
+ *   the aggregated `SESv2`, `SecretsManager` and `PinpointSMSVoiceV2` classes with every command), and the SMTP
+ *   transport is built from nodemailer's `Mailer` and `SMTPTransport` (no pool, sendmail, SES, stream or JSON transport).
  * - step-startOcr counts pages with pdf-lib's parser (shared/ports/pdf-pages.ts), not its `PDFDocument` API with
  *   the PNG decoder and the drawing code.
  * - inbound-email and step-startOcr read objects with a presigned GET (`getObjectBytes`,
  *   shared/ports/s3-object-requests.ts): no S3 client (about 150 KB with its XML protocol and checksums).
- * - The reports API group imports its PDF and ZIP builders statically (shared/use-cases/messaging/communication-log.ts):
- *   behind an `import()` esbuild wraps the modules for lazy initialisation and stops tree-shaking them, which kept
- *   the aggregated `DynamoDB` and `S3` client classes with every command's schema (+93 KB).
+ * - The communication-log report's PDF is built by report-pdf and its ZIP by report-zip (lib/report-builder.ts), not
+ *   by the reports API group: report-pdf holds pdf-lib with Helvetica's metrics only, Node's zlib for pako and no PNG
+ *   decoder (lib/bundling/, the `PDF_LIB_SHIMS` aliases), and no S3 client; report-zip holds the S3 client, the
+ *   multipart upload and yazl, and no pdf-lib. The reports API group holds none of them, nor the Lambda client (it
+ *   signs its invocations: shared/ports/report-builder.ts).
  * Only inputs that contribute bytes count (esbuild lists tree-shaken files with 0 bytes).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -35,15 +40,34 @@ const TRIMS: Record<string, { held: string; removed: string[] }> = {
   },
   'functions/message-send/handler.ts': {
     held: 'node_modules/nodemailer/',
-    removed: ['node_modules/html-to-text/', 'node_modules/htmlparser2/', 'shared/domain/html-text.ts'],
+    removed: [
+      'node_modules/html-to-text/', 'node_modules/htmlparser2/', 'shared/domain/html-text.ts',
+      'node_modules/@aws-sdk/client-sesv2/dist-es/SESv2.js', 'node_modules/@aws-sdk/client-secrets-manager/dist-es/SecretsManager.js',
+      'node_modules/@aws-sdk/client-pinpoint-sms-voice-v2/dist-es/PinpointSMSVoiceV2.js',
+      'node_modules/nodemailer/dist/esm/nodemailer.js', 'node_modules/nodemailer/dist/esm/smtp-pool/', 'node_modules/nodemailer/dist/esm/sendmail-transport/',
+    ],
+  },
+  'functions/report-pdf/handler.ts': {
+    held: 'node_modules/pdf-lib/es/api/PDFDocument.js',
+    removed: [
+      'node_modules/@aws-sdk/client-s3/', 'node_modules/yazl/', 'node_modules/pako/', 'node_modules/@pdf-lib/upng/',
+      'node_modules/@pdf-lib/standard-fonts/es/Times-Roman.compressed.json', 'node_modules/@pdf-lib/standard-fonts/es/Courier.compressed.json',
+    ],
+  },
+  'functions/report-zip/handler.ts': {
+    held: 'node_modules/yazl/',
+    removed: ['node_modules/pdf-lib/', 'node_modules/@pdf-lib/'],
   },
   [STEP_HANDLER_FILES.startOcr]: {
     held: 'node_modules/pdf-lib/es/core/parser/PDFParser.js',
     removed: ['node_modules/@aws-sdk/client-s3/', 'node_modules/pdf-lib/es/api/', 'node_modules/@pdf-lib/upng/'],
   },
 };
-/** The reports API group (its generated entry, lib/group-entries.ts). */
-const REPORTS_TRIM = { held: 'node_modules/pdf-lib/', removed: ['node_modules/@aws-sdk/client-dynamodb/dist-es/DynamoDB.js', 'node_modules/@aws-sdk/client-s3/dist-es/S3.js'] };
+/** The reports API group (its generated entry, lib/group-entries.ts): it holds the report port, and none of what the workers do. */
+const REPORTS_TRIM = {
+  held: 'shared/ports/report-builder.ts',
+  removed: ['node_modules/pdf-lib/', 'node_modules/@pdf-lib/', 'node_modules/yazl/', 'node_modules/@aws-sdk/client-s3/', 'node_modules/@aws-sdk/lib-storage/', 'node_modules/@aws-sdk/client-lambda/', 'node_modules/@aws-sdk/client-dynamodb/dist-es/DynamoDB.js'],
+};
 
 let dir: string;
 let inputs: Map<string, string[]>;
@@ -89,7 +113,7 @@ describe('worker bundles keep their trims', () => {
     expect(files.filter((f) => removed.some((r) => f.includes(r)))).toEqual([]);
   });
 
-  it('the reports API group bundles its PDF builder with the DynamoDB and S3 clients tree-shaken', () => {
+  it('the reports API group bundles the report port, not the PDF, ZIP, S3 or Lambda clients', () => {
     expect(reportsInputs.some((f) => f.includes(REPORTS_TRIM.held))).toBe(true);
     expect(reportsInputs.filter((f) => REPORTS_TRIM.removed.some((r) => f.includes(r)))).toEqual([]);
   });

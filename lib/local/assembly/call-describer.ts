@@ -69,6 +69,11 @@ export function describeCall(req: GatewayRequest, ctx: DescribeContext): Call[] 
       const form = new URLSearchParams(req.body.toString('utf8'));
       return [{ action: `sns:${form.get('Action')}`, resource: form.get('TopicArn') ?? form.get('TargetArn') ?? form.get('PlatformApplicationArn') ?? '*' }];
     }
+    case 'lambda': {
+      // Invoke: the function as the path names it (an ARN, qualified by the alias, or a bare name).
+      const fn = decodeURIComponent(/\/functions\/([^/]+)\/invocations$/.exec(req.url.pathname)?.[1] ?? '');
+      return [{ action: 'lambda:InvokeFunction', resource: fn.startsWith('arn:') ? fn : arn('lambda', `function:${fn}`) }];
+    }
     case 'secretsmanager':
       return [{ action: `secretsmanager:${req.target}`, resource: arn('secretsmanager', `secret:${String(json().SecretId ?? '')}`) }];
     default:

@@ -33,6 +33,7 @@ import { kmsEmulator } from './emulators/kms.ts';
 import { sesEmulator } from './emulators/ses.ts';
 import { smsVoiceEmulator } from './emulators/sms-voice.ts';
 import { snsEmulator } from './emulators/sns.ts';
+import { lambdaEmulator } from './emulators/lambda.ts';
 import { schedulerEmulator, type SchedulerEmulator } from './emulators/scheduler.ts';
 import { stepFunctionsEmulator, type StepFunctionsEmulator } from './emulators/step-functions.ts';
 import { textractEmulator, type TextractEmulator } from './emulators/textract.ts';
@@ -209,6 +210,7 @@ export async function startAssemblyRuntime(opts: AssemblyRuntimeOptions): Promis
         scheduler: scheduler.backend,
         'sms-voice': smsVoiceEmulator(smsSink),
         sns: sns.backend,
+        lambda: lambdaEmulator(invokeArn),
       },
     });
 

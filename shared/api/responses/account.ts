@@ -16,6 +16,8 @@ const deletionStatusShape = {
   gracePeriodDays: z.int(),
   gracePeriodSeconds: z.int(),
   isOwner: z.boolean(),
+  /** Why no purge will run although the deletion is scheduled (its schedule could not be created: cancel, then request again); null otherwise. */
+  error: nullableString(),
 };
 
 export const DeletionStatus = resource(

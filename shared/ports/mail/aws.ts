@@ -8,8 +8,9 @@
 import { traced } from '#observability/powertools';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import nodemailer, { type Transporter } from 'nodemailer';
+import Mail from 'nodemailer/lib/mailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { MailAccount } from '#db/mail-accounts';
 import { MailRejected, type Mailer, type OutboundEmail, type SentEmail } from '#ports/mailer';
 import { mailOptions } from '#ports/mail/compose';
@@ -18,7 +19,7 @@ import { config } from '#ports/config';
 
 let ses: SESv2Client | undefined;
 let secrets: SecretsManagerClient | undefined;
-const smtpTransports = new Map<string, Transporter>();
+const smtpTransports = new Map<string, Mail<SMTPTransport.SentMessageInfo>>();
 
 /** The MIME bytes of `email` (RFC 5322, with our Message-ID). */
 export async function composeMime(email: OutboundEmail): Promise<Buffer> {
@@ -43,14 +44,23 @@ async function sendWithSes(email: OutboundEmail): Promise<SentEmail> {
   }
 }
 
-async function smtpTransport(account: MailAccount): Promise<Transporter> {
+/**
+ * An SMTP transport as `nodemailer.createTransport(options)` makes one for these options (no `url`, `pool` or other
+ * transport), built from its two parts so the bundle leaves out nodemailer's other transports (pool, sendmail, SES,
+ * stream, JSON) and its test-account code.
+ */
+export const smtpTransportOf = {
+  create: (options: SMTPTransport.Options): Mail<SMTPTransport.SentMessageInfo> => new Mail(new SMTPTransport(options), options),
+};
+
+async function smtpTransport(account: MailAccount): Promise<Mail<SMTPTransport.SentMessageInfo>> {
   const cached = smtpTransports.get(account.id);
   if (cached) return cached;
   const smtp = account.smtp!;
   secrets ??= traced(new SecretsManagerClient({}));
   const secret = await secrets.send(new GetSecretValueCommand({ SecretId: smtp.secretRef }));
   // Without TLS from the start, STARTTLS is required: the member's password never crosses the network in clear.
-  const transport = nodemailer.createTransport({ host: smtp.host, port: smtp.port, secure: smtp.secure, requireTLS: !smtp.secure, auth: { user: smtp.username, pass: secret.SecretString ?? '' } });
+  const transport = smtpTransportOf.create({ host: smtp.host, port: smtp.port, secure: smtp.secure, requireTLS: !smtp.secure, auth: { user: smtp.username, pass: secret.SecretString ?? '' } });
   smtpTransports.set(account.id, transport);
   return transport;
 }

@@ -3,6 +3,7 @@
  * (`at(...)` in its time zone), invokes the target's Lambda (ARN from `SCHEDULE_TARGET_<TARGET>_ARN`) with the
  * payload as input through the role `SCHEDULER_ROLE_ARN`, is retried `MaximumRetryAttempts` times, then goes to
  * the dead-letter queue `SCHEDULER_DLQ_ARN`, and deletes itself after it ran (`ActionAfterCompletion: DELETE`).
+ * Creating a schedule that exists is done (`ConflictException` → `exists`), deleting one that is gone too.
  */
 import { traced } from '#observability/powertools';
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, SchedulerClient } from '@aws-sdk/client-scheduler';
@@ -12,6 +13,9 @@ import { config } from '#ports/config';
 /** Retries of a failed invocation before the dead-letter queue. */
 export const SCHEDULE_RETRIES = 3;
 
+/** Attempts per call (the SDK's standard retry mode backs off between them): a throttled or briefly unavailable scheduler is waited out before the relay marks a request failed. */
+export const SDK_ATTEMPTS = 5;
+
 let client: SchedulerClient | undefined;
 
 /** `scheduled-send` → `SCHEDULE_TARGET_SCHEDULED_SEND_ARN`. */
@@ -20,7 +24,7 @@ const targetArn = (target: ScheduleTarget) => config.scheduleTargetArn(target);
 export function awsScheduler(): Scheduler {
   return {
     async create(s) {
-      client ??= traced(new SchedulerClient({}));
+      client ??= traced(new SchedulerClient({ maxAttempts: SDK_ATTEMPTS }));
       try {
         await client.send(
           new CreateScheduleCommand({
@@ -39,13 +43,15 @@ export function awsScheduler(): Scheduler {
             },
           }),
         );
+        return 'created';
       } catch (err) {
-        if (err instanceof ConflictException) throw new Error(`schedule ${s.name} already exists`);
+        // Names are unique per message, reminder generation, deletion and export: one there is this request's.
+        if (err instanceof ConflictException) return 'exists';
         throw err;
       }
     },
     async delete(name) {
-      client ??= traced(new SchedulerClient({}));
+      client ??= traced(new SchedulerClient({ maxAttempts: SDK_ATTEMPTS }));
       try {
         await client.send(new DeleteScheduleCommand({ Name: name, GroupName: config.scheduleGroup }));
         return true;

@@ -4,7 +4,7 @@
  * instant here with the time zone's rules (luxon), as EventBridge Scheduler does.
  */
 import type { Scheduler } from '#ports/scheduler';
-import { addLocalSchedule, removeLocalSchedule } from '#ports/scheduler/local-store';
+import { addLocalSchedule, listLocalSchedules, removeLocalSchedule } from '#ports/scheduler/local-store';
 import { config } from '#ports/config';
 
 /** @throws Error on first use when `LOCAL_SCHEDULE_STORE` is unset */
@@ -12,7 +12,9 @@ export function localScheduler(): Scheduler {
   const store = () => config.localScheduleStore;
   return {
     async create(s) {
+      if (listLocalSchedules(store()).schedules.some((x) => x.name === s.name)) return 'exists';
       addLocalSchedule(store(), s);
+      return 'created';
     },
     async delete(name) {
       return removeLocalSchedule(store(), name);

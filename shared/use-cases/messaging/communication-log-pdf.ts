@@ -2,10 +2,14 @@
  * The communication log as a PDF (pdf-lib, the standard Helvetica fonts): a title block with the deal and the range,
  * then every message in time order with its channel, direction, status, parties, subject, documents and text, and
  * "Page n of N" footers. The standard fonts encode WinAnsi only, so any other character is printed as `?`.
+ * `storeCommunicationLogPdf` is the report-pdf worker's work (functions/report-pdf).
  */
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { Communication, Party } from '#db/communications';
 import type { CommunicationLog } from '#use-cases/messaging/communication-log';
+import { newReportFolder, readCommunicationLog, reportFileName } from '#use-cases/messaging/communication-log-file';
+import { putObject } from '#ports/blob-store';
+import type { BuiltReport, ReportRequest } from '#ports/report-builder';
 
 const PAGE = { width: 612, height: 792 }; // US Letter, points
 const MARGIN = 54;
@@ -124,4 +128,17 @@ export async function renderCommunicationLogPdf(log: CommunicationLog): Promise<
   if (!log.messages.length) w.text('No messages in this range.');
   w.footers();
   return doc.save();
+}
+
+/**
+ * Reads the log `request` names, renders it and stores the PDF in a new report folder (`reports/<orgId>/<transactionId>/<reportId>/`).
+ * @throws Error from DynamoDB or S3
+ */
+export async function storeCommunicationLogPdf(request: ReportRequest): Promise<BuiltReport> {
+  const log = await readCommunicationLog(request);
+  const pdf = await renderCommunicationLogPdf(log);
+  const fileName = reportFileName(request, 'pdf');
+  const key = `${newReportFolder(request)}${fileName}`;
+  await putObject(key, pdf, 'application/pdf');
+  return { key, fileName, sizeBytes: pdf.length, messageCount: log.messages.length, documentCount: 0 };
 }

@@ -4,14 +4,17 @@
  * (shared/ports/archive-upload.ts), each document read from S3 as a stream, so memory does not grow with the
  * documents. PDFs and images are stored without recompression (they are compressed already). Documents beyond
  * `MAX_ZIP_DOCUMENT_BYTES` in all, or no longer stored, are left out and listed in the JSON's `omittedDocuments` with
- * the reason.
+ * the reason. `storeCommunicationLogZipReport` is the report-zip worker's work (functions/report-zip); the PDF it
+ * packs was rendered and stored by the report-pdf worker.
  */
 import { findDocument } from '#db/documents';
-import { getObjectStream, safeFileName } from '#ports/blob-store';
+import { getObjectBytes, getObjectStream, safeFileName } from '#ports/blob-store';
 import { startArchiveUpload } from '#ports/archive-upload';
+import type { BuiltReport, ZipReportRequest } from '#ports/report-builder';
 import { communicationLogJson, type CommunicationLog } from '#use-cases/messaging/communication-log';
+import { readCommunicationLog, reportFileName, reportFolderOf } from '#use-cases/messaging/communication-log-file';
 
-/** Most document bytes one archive carries: the report is built within the request (29 s), not in a worker. */
+/** Most document bytes one archive carries: the API waits for the report-zip worker within its own 29 s. */
 export const MAX_ZIP_DOCUMENT_BYTES = 100 * 1024 * 1024;
 
 /** File types stored without deflate: their formats are compressed already. */
@@ -77,4 +80,17 @@ export async function storeCommunicationLogZip(orgId: string, log: Communication
     await archive.abort();
     throw err;
   }
+}
+
+/**
+ * Reads the log `request` names and the PDF report-pdf stored for it, and stores the ZIP beside that PDF.
+ * @throws Error for a `pdfKey` outside the deal's reports, or from DynamoDB and S3
+ */
+export async function storeCommunicationLogZipReport(request: ZipReportRequest): Promise<BuiltReport> {
+  const folder = reportFolderOf(request, request.pdfKey);
+  const [log, pdf] = await Promise.all([readCommunicationLog(request), getObjectBytes(request.pdfKey)]);
+  const fileName = reportFileName(request, 'zip');
+  const key = `${folder}${fileName}`;
+  const zip = await storeCommunicationLogZip(request.orgId, log, pdf, key);
+  return { key, fileName, sizeBytes: zip.sizeBytes, messageCount: log.messages.length, documentCount: zip.documentCount };
 }

@@ -2,19 +2,17 @@
  * The communication log report (`GET /transactions/{id}/reports/communication-log`): every message of the deal in a
  * time range, as JSON (inline), PDF, or a ZIP of the PDF, the JSON and the documents the messages carried. A Lambda
  * response holds at most 6 MB, so the PDF and the ZIP are stored in the documents bucket under
- * `reports/<orgId>/<transactionId>/<reportId>/` and answered with a short-lived download URL (presigned GET); the ZIP is streamed there.
- * The PDF and ZIP renderers are imported statically: in a single-file esbuild bundle an `import()` only defers their
- * evaluation, and the lazily initialised modules it wraps (with the DynamoDB and S3 clients they reach) are no longer
- * tree-shaken, which made the reports bundle 93 KB larger (1,026 against 933 KB) for no measurable init saving.
+ * `reports/<orgId>/<transactionId>/<reportId>/` and answered with a short-lived download URL (presigned GET).
+ * The API answers when the file is stored, as before, but the file is built by the report workers
+ * (shared/ports/report-builder.ts: report-pdf, then report-zip for a ZIP): pdf-lib, the ZIP writer and the S3
+ * client's multipart upload stay out of the reports API group (issue 24: API bundles ≤ 400 KB).
  */
-import { randomUUID } from 'node:crypto';
 import { getTransactionHead, type Transaction } from '#db/transactions';
 import { listCommunications, messageView, type Communication } from '#db/communications';
-import { presignGet, putObject, safeFileName } from '#ports/blob-store';
+import { presignGet } from '#ports/blob-store';
+import { buildReportPdf, buildReportZip, type BuiltReport } from '#ports/report-builder';
 import type { Actor } from '#events/outbox';
 import { InvalidInput } from '#domain/errors';
-import { renderCommunicationLogPdf } from '#use-cases/messaging/communication-log-pdf';
-import { storeCommunicationLogZip } from '#use-cases/messaging/communication-log-zip';
 
 export const LOG_FORMATS = ['json', 'pdf', 'zip'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
@@ -23,8 +21,6 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 export const REPORT_URL_SECONDS = 900;
 /** Largest JSON log answered inline (a Lambda response holds 6 MB). */
 export const MAX_INLINE_JSON_BYTES = 5 * 1024 * 1024;
-/** Key prefix of stored reports in the documents bucket (expired by a lifecycle rule). */
-export const REPORTS_PREFIX = 'reports/';
 
 /** The messages of a deal in a range, and when the log was made. Times are ISO 8601 UTC. */
 export interface CommunicationLog {
@@ -78,17 +74,12 @@ export interface StoredReport {
   generatedAt: string;
 }
 
-/** Where a report is stored: `reports/<orgId>/<transactionId>/<reportId>/<fileName>`. */
-function reportLocation(actor: Actor, log: CommunicationLog, format: StoredReport['format']) {
-  const fileName = `communication-log-${safeFileName(log.transaction.address).replace(/\./g, '')}-${log.generatedAt.slice(0, 10)}.${format}`;
-  return { fileName, key: `${REPORTS_PREFIX}${actor.orgId}/${log.transaction.id}/${randomUUID()}/${fileName}` };
-}
-
-async function stored(log: CommunicationLog, format: StoredReport['format'], at: { fileName: string; key: string }, sizeBytes: number, documentCount: number, now: Date): Promise<StoredReport> {
+/** The stored report's answer: its download link (presigned GET, `REPORT_URL_SECONDS`) and what it holds. */
+async function stored(log: Omit<CommunicationLog, 'messages'>, format: StoredReport['format'], built: BuiltReport, now: Date): Promise<StoredReport> {
   const contentType = format === 'pdf' ? 'application/pdf' : 'application/zip';
-  const url = await presignGet(at.key, REPORT_URL_SECONDS, at.fileName);
+  const url = await presignGet(built.key, REPORT_URL_SECONDS, built.fileName);
   const expiresAt = new Date(now.getTime() + REPORT_URL_SECONDS * 1000).toISOString();
-  return { format, fileName: at.fileName, contentType, sizeBytes, url, method: 'GET', expiresAt, messageCount: log.messages.length, documentCount, from: log.from, to: log.to, generatedAt: log.generatedAt };
+  return { format, fileName: built.fileName, contentType, sizeBytes: built.sizeBytes, url, method: 'GET', expiresAt, messageCount: built.messageCount, documentCount: built.documentCount, from: log.from, to: log.to, generatedAt: log.generatedAt };
 }
 
 /**
@@ -103,20 +94,18 @@ export async function communicationLogReport(actor: Actor, transactionId: string
   const from = bound(query.from, false);
   const to = bound(query.to, true);
   if (from && to && from > to) throw new InvalidInput({ from: 'must not be after to' });
-  const messages = await listCommunications(actor.orgId, deal.id, { from: from ?? undefined, to: to ?? undefined });
-  const log: CommunicationLog = { transaction: { id: deal.id, address: deal.address, status: deal.status }, from, to, generatedAt: now.toISOString(), messages };
+  const transaction = { id: deal.id, address: deal.address, status: deal.status };
+  const generatedAt = now.toISOString();
   if (format === 'json') {
-    const body = { format, ...communicationLogJson(log) };
+    const messages = await listCommunications(actor.orgId, deal.id, { from: from ?? undefined, to: to ?? undefined });
+    const body = { format, ...communicationLogJson({ transaction, from, to, generatedAt, messages }) };
     if (Buffer.byteLength(JSON.stringify(body)) > MAX_INLINE_JSON_BYTES) throw new InvalidInput({ format: 'the JSON log of this range is over 5 MB; narrow from/to, or ask for zip (which carries the JSON as a file)' });
     return body;
   }
-  const pdf = await renderCommunicationLogPdf(log);
-  const at = reportLocation(actor, log, format);
-  if (format === 'pdf') {
-    await putObject(at.key, pdf, 'application/pdf');
-    return stored(log, 'pdf', at, pdf.length, 0, now);
-  }
-  // Streamed into a multipart upload, the documents read from S3 as streams.
-  const zip = await storeCommunicationLogZip(actor.orgId, log, pdf, at.key);
-  return stored(log, 'zip', at, zip.sizeBytes, zip.documentCount, now);
+  // Built and stored by the report workers, which read the messages themselves (an invocation carries 6 MB at most):
+  // the PDF, then for a ZIP the archive of that PDF, the JSON and the documents.
+  const request = { report: 'communication-log' as const, orgId: actor.orgId, transaction, from, to, generatedAt };
+  const pdf = await buildReportPdf(request);
+  const built = format === 'pdf' ? pdf : await buildReportZip({ ...request, pdfKey: pdf.key });
+  return stored({ transaction, from, to, generatedAt }, format, built, now);
 }

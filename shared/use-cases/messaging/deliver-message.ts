@@ -33,9 +33,11 @@ import { claimOutboundSend, getOutboundSend, outboundSendFinish, releaseOutbound
 import { transitionScheduledMessage } from '#db/scheduled-messages';
 import { transactWrite } from '#db/transact';
 import { getObjectBytes } from '#ports/blob-store';
-import { mailer, MailRejected, type OutboundEmail } from '#ports/mailer';
+import { MailRejected, type OutboundEmail } from '#ports/mailer';
+import { mailer } from '#ports/mail/transport';
 import { MAX_ATTACHMENT_BYTES } from '#domain/email-addresses';
-import { smsSender, SmsRejected } from '#ports/sms';
+import { SmsRejected } from '#ports/sms';
+import { smsSender } from '#ports/sms/transport';
 import { DomainError } from '#domain/errors';
 import { logger, metricSet } from '#observability/powertools';
 
@@ -108,8 +110,8 @@ async function prepare(orgId: string, payload: EmailSend | SmsSend): Promise<Pre
 /** Sends through the transport. @throws Refused for a permanent refusal; the transport's error otherwise */
 async function transport(p: Prepared): Promise<{ provider: string; providerMessageId: string; from?: string | null }> {
   try {
-    if (p.channel === 'sms') return await (await smsSender()).send({ to: p.sms.to, body: p.sms.body });
-    return await (await mailer()).send(p.email, p.via);
+    if (p.channel === 'sms') return await smsSender().send({ to: p.sms.to, body: p.sms.body });
+    return await mailer().send(p.email, p.via);
   } catch (err) {
     if (err instanceof MailRejected || err instanceof SmsRejected) throw new Refused(err.reason);
     throw err;

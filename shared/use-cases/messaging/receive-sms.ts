@@ -10,7 +10,7 @@ import { conversationTouch, findSmsRoute, getConversation } from '#db/conversati
 import { optInSms, optOutSms } from '#db/consent';
 import { transactWrite } from '#db/transact';
 import { replyReceivedPut } from '#use-cases/messaging/reply-event';
-import { smsSender } from '#ports/sms';
+import { smsSender } from '#ports/sms/transport';
 import { HELP_REPLY, OPT_IN_REPLY, OPT_OUT_REPLY, smsKeyword } from '#domain/sms-keywords';
 import { toE164 } from '#domain/phone';
 import { proposeDatesFrom } from '#use-cases/proposals';
@@ -68,7 +68,7 @@ export async function receiveSms(sms: InboundSms, receivedAt: Date): Promise<Inb
   }
 
   if (keyword) {
-    const sender = await smsSender();
+    const sender = smsSender();
     if (!sender.answersKeywords) await sender.send({ to: from, body: keyword.kind === 'opt_out' ? OPT_OUT_REPLY : keyword.kind === 'opt_in' ? OPT_IN_REPLY : HELP_REPLY });
   }
   return outcome;

@@ -1,9 +1,10 @@
 /**
  * Scheduled emails (spec "Messaging": scheduled messages list, create, `DELETE /scheduled-messages/{messageId}`).
- * Creating one records it `pending` and creates a one-time schedule that invokes the scheduled-send worker at the
- * requested wall-clock time in the requested time zone; cancelling moves it to `cancelled` and deletes the
- * schedule. When it fires, the message is claimed (`pending` → `sending`) in the transaction that queues its email, so
- * a retried or duplicated invocation never queues it twice; the send worker (shared/use-cases/messaging/
+ * Creating one records it `pending` and asks for a one-time schedule that invokes the scheduled-send worker at the
+ * requested wall-clock time in the requested time zone (`schedule.requested`, created by the outbox relay);
+ * cancelling moves it to `cancelled` and asks for the schedule's deletion (`schedule.cancel_requested`). When it
+ * fires, the message is claimed (`pending` → `sending`) in the transaction that queues its email, so a retried or
+ * duplicated invocation never queues it twice; the send worker (shared/use-cases/messaging/
  * deliver-message.ts) ends it `sent` or `failed`. A rule refusing it ends it `failed`; a transient failure leaves it
  * `pending` and rethrows so the scheduler retries (then dead-letters it).
  */
@@ -18,7 +19,7 @@ import {
   type ScheduledMessage,
 } from '#db/scheduled-messages';
 import { transactWrite } from '#db/transact';
-import { scheduler } from '#ports/scheduler';
+import { scheduleCancelPut, scheduleRequestPut } from '#use-cases/schedule-requests';
 import type { Actor } from '#events/outbox';
 import { Conflict, DomainError, NotFound, Unavailable } from '#domain/errors';
 import { parseAddressList } from '#domain/email-addresses';
@@ -29,12 +30,12 @@ import { checkedEmail, type ScheduleRequest } from '#use-cases/messaging/schedul
 export const scheduleNameOf = (messageId: string) => `msg-${messageId}`;
 
 /**
- * Schedules an email: checks it as a send would (addresses, suppressions, sender mailbox, the deal's documents), records
- * it `pending` and creates its one-time schedule.
+ * Schedules an email: checks it as a send would (addresses, suppressions, sender mailbox, the deal's documents), and
+ * records it `pending` with the `schedule.requested` event of its one-time schedule in one transaction (the outbox
+ * relay creates the schedule; one it cannot create leaves the message `failed` with an `error`).
  * @throws NotFound for a deal that is absent or another organization's
  * @throws InvalidInput for the time, zone, addresses, content, mailbox or documents
  * @throws Conflict when a recipient's address is suppressed
- * @throws Unavailable when the scheduler refused (nothing is left scheduled)
  */
 export async function scheduleDealEmail(actor: Actor, transactionId: string, input: ScheduleRequest, now: Date): Promise<ScheduledMessage> {
   const deal = await getTransactionHead(actor.orgId, transactionId);
@@ -55,29 +56,32 @@ export async function scheduleDealEmail(actor: Actor, transactionId: string, inp
     sentMessageId: null,
     error: null,
   };
-  await transactWrite([scheduledMessagePut(actor.orgId, m)]);
-  try {
-    await (await scheduler()).create({ name: m.scheduleName, at: local, timezone, target: 'scheduled-send', payload: { orgId: actor.orgId, scheduledMessageId: id } });
-  } catch (err) {
-    await transitionScheduledMessage(actor.orgId, m, 'pending', 'failed', now, { error: 'the scheduler refused the schedule' });
-    throw new Unavailable('The message could not be scheduled; retry.', { cause: err });
-  }
+  const schedule = { name: m.scheduleName, at: local, timezone, target: 'scheduled-send' as const, payload: { orgId: actor.orgId, scheduledMessageId: id } };
+  await transactWrite([scheduledMessagePut(actor.orgId, m), scheduleRequestPut(actor, schedule, subjectOf(m), now)]);
   return m;
 }
 
+/** What the relay marks `failed` when the message's schedule cannot be created. */
+const subjectOf = (m: Pick<ScheduledMessage, 'id' | 'transactionId'>) => ({ kind: 'scheduled_message' as const, transactionId: m.transactionId, scheduledMessageId: m.id });
+
 /**
- * Cancels a pending scheduled message and deletes its schedule.
+ * Cancels a pending scheduled message: `cancelled` with the `schedule.cancel_requested` event of its schedule, in one
+ * transaction. The send never happens even while the schedule's deletion lags: the worker claims only a `pending`
+ * message (`sendScheduledEmail`).
  * @returns the message, now `cancelled`
  * @throws NotFound when absent or another organization's
  * @throws Conflict when it is no longer pending (sending, sent, failed or cancelled already)
  */
 export async function cancelScheduledEmail(actor: Actor, id: string, now: Date): Promise<ScheduledMessage> {
   const m = await getScheduledMessage(actor.orgId, id, true);
-  if (!(await transitionScheduledMessage(actor.orgId, m, 'pending', 'cancelled', now))) {
+  const notPending = new Conflict('not pending');
+  try {
+    await transactWrite([scheduledMessageTransition(actor.orgId, m, 'pending', 'cancelled', now), scheduleCancelPut(actor, m.scheduleName, subjectOf(m), now)], () => notPending);
+  } catch (err) {
+    if (err !== notPending) throw err;
     const current = await getScheduledMessage(actor.orgId, id, true);
     throw new Conflict(`Scheduled message ${id} is ${current.status}; only a pending message can be cancelled.`);
   }
-  await (await scheduler()).delete(m.scheduleName);
   return { ...m, status: 'cancelled', updatedAt: now.toISOString() };
 }
 
