@@ -22,10 +22,13 @@ interface Served {
   mcp: (req: Request) => Promise<Response>;
 }
 
-let loading: Promise<Served> | undefined;
+/** Per base URL: the document names the server it is served from (one per process with `npm start`; tests run several). */
+const loading = new Map<string, Promise<Served>>();
 
 function served(baseUrl: string): Promise<Served> {
-  loading ??= loadOperations().then((ops) => ({
+  const cached = loading.get(baseUrl);
+  if (cached) return cached;
+  const built = loadOperations().then((ops) => ({
     openapi: JSON.stringify(buildOpenApi(ops, baseUrl), null, 2),
     mcp: mcpHandler({
       ops,
@@ -36,7 +39,8 @@ function served(baseUrl: string): Promise<Served> {
       },
     }),
   }));
-  return loading;
+  loading.set(baseUrl, built);
+  return built;
 }
 
 const ok = (contentType: string, body: string): APIGatewayProxyStructuredResultV2 => ({ statusCode: 200, headers: { 'content-type': contentType, 'cache-control': 'no-cache' }, body });
