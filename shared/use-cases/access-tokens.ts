@@ -6,7 +6,7 @@
  * A token is authenticated by its signature, then counted on its grant item (one conditional `UpdateItem`, which
  * also refuses a revoked grant), then the membership is re-read (a removed user gets 401 at once).
  */
-import { JwtVerifier } from 'aws-jwt-verify';
+import { JwtVerifier } from 'aws-jwt-verify/jwt-verifier';
 import { JwtBaseError } from 'aws-jwt-verify/error';
 import { countOnCredential, KeyRejected, type Bucket, type Principal } from '#db/api-keys';
 import { grantItemKey } from '#db/oauth';

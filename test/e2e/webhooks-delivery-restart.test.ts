@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '#lib/local/runtime';
 import { startLocalApi } from '#lib/local/http-server';
 import {
@@ -29,6 +29,7 @@ import {
   type WebhookReceiver,
 } from '../support/webhook-receiver.ts';
 import { useCleanups } from '../support/runtime-harness.ts';
+import { workerDynamoEndpoint } from '../support/dynamo-endpoint.ts';
 
 // 10 s apart: on a loaded machine no delivery may spend its 7 attempts (60 s) before the test stops the runtime
 // mid-burst (at most 20 s after the burst; at 5 s apart a delivery once did, on a machine at load 12).
@@ -50,7 +51,7 @@ function restartable() {
     tableName,
     checkpointFile: path.join(dataDir, `stream-checkpoint-${tableName}.json`),
     async start() {
-      current = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName, dataDir, port: 0 });
+      current = await startLocalRuntime({ dynamoEndpoint: workerDynamoEndpoint(), tableName, dataDir, port: 0 });
       return current;
     },
     async stop() {

@@ -7,15 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { startAssemblyRuntime, type AssemblyRuntime } from '#lib/local/assembly/runtime';
 import { resetDbClient } from '#db/client';
+import { workerDynamoEndpoint } from './dynamo-endpoint.ts';
 
 /**
  * Starts the runtime and points this process's repositories at its table.
  * @param prefix names the stack (`<prefix>-<random>`), hence every physical name
  */
 export async function startTestAssembly(prefix: string): Promise<AssemblyRuntime> {
-  const rt = await startAssemblyRuntime({ cdkOut: inject('assemblyDir'), dynamoEndpoint: inject('dynamoEndpoint'), stackName: `${prefix}-${randomUUID().slice(0, 8)}` });
+  const rt = await startAssemblyRuntime({ cdkOut: inject('assemblyDir'), dynamoEndpoint: workerDynamoEndpoint(), stackName: `${prefix}-${randomUUID().slice(0, 8)}` });
   const table = rt.assembly.root.ofType('AWS::DynamoDB::Table').map((id) => String(rt.assembly.root.resolve({ Ref: id })))[0]!;
-  Object.assign(process.env, { TABLE_NAME: table, DYNAMODB_ENDPOINT: inject('dynamoEndpoint') });
+  Object.assign(process.env, { TABLE_NAME: table, DYNAMODB_ENDPOINT: workerDynamoEndpoint() });
   resetDbClient();
   return rt;
 }

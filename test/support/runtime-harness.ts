@@ -7,9 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, inject } from 'vitest';
+import { afterEach } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '#lib/local/runtime';
 import { apiClient, EventMaker, newDeal, newOrg, startWebhookReceiver, subscribe, type Api, type Behaviour, type WebhookReceiver } from './webhook-receiver.ts';
+import { workerDynamoEndpoint } from './dynamo-endpoint.ts';
 
 /** Cleanup steps, run last-in first-out after each test (a failing step is logged, the others still run). */
 export type Cleanups = (() => Promise<unknown>)[];
@@ -32,7 +33,7 @@ export interface TestRuntime {
 /** Starts the local runtime on table `<prefix>-<random>` and a temporary data directory named after `prefix`. */
 export async function startTestRuntime(prefix: string): Promise<TestRuntime> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
-  const rt = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `${prefix}-${randomUUID().slice(0, 8)}`, port: 0, dataDir });
+  const rt = await startLocalRuntime({ dynamoEndpoint: workerDynamoEndpoint(), tableName: `${prefix}-${randomUUID().slice(0, 8)}`, port: 0, dataDir });
   return {
     rt,
     async close() {

@@ -3,13 +3,13 @@
  * and points the repositories at it through the same environment variables Lambda uses.
  */
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
 import { ensureTable } from '#lib/local/ensure-table';
 import { resetDbClient } from '#db/client';
+import { workerDynamoEndpoint } from './dynamo-endpoint.ts';
 
 /** Creates a fresh table and sets `TABLE_NAME` / `DYNAMODB_ENDPOINT`. @returns the table name */
 export async function useTestTable(): Promise<{ tableName: string; endpoint: string }> {
-  const endpoint = inject('dynamoEndpoint');
+  const endpoint = workerDynamoEndpoint();
   const tableName = `test-${randomUUID().slice(0, 8)}`;
   await ensureTable(endpoint, tableName);
   process.env.TABLE_NAME = tableName;
