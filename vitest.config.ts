@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import HeavyFirstSequencer from './test/support/heavy-first-sequencer.ts';
 
 // Powertools stays quiet in tests (no JSON lines, no EMF, no X-Ray); tests that assert logs or metrics turn
 // them on (test/support/telemetry.ts).
@@ -22,6 +23,8 @@ const MOCKING_RUNTIME = [...needsOwnGraph('integration'), ...needsOwnGraph('e2e'
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // The longest files first, with or without vitest's cache of durations (test/support/heavy-first-sequencer.ts).
+    sequence: { sequencer: HeavyFirstSequencer },
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
