@@ -23,26 +23,34 @@ const setup = (behaviour: Behaviour) => setupSubscribedDeal(cleanups, behaviour)
 const isIso = (s: unknown) => typeof s === 'string' && new Date(s).toISOString() === s;
 
 describe('webhook delivery to an unreliable endpoint', () => {
-  it('a flaky receiver (30 % 503, 10 % timeouts, seeded) gets all 40 events once after dedupe; failures and retries are listed', async () => {
+  it('a flaky receiver (30 % 503, 10 % timeouts, seeded) gets each event once after dedupe, unless all its attempts failed; failures and retries are listed', async () => {
     const h = await setup({ random: { failRate: 0.3, timeoutRate: 0.1, seed: 20_240_611 } });
     await h.maker.commit(39); // + transaction.created = 40
     const committed = await outboxEvents(h.org.orgId);
     expect(committed).toHaveLength(40);
     const wanted = committed.map((e) => e.eventId);
 
-    // 90 s: the suite's first minutes keep both cores busy, and a request the receiver answers late is one more retry.
-    await until('all 40 events at the receiver', () => wanted.every((id) => h.receiver.received.has(id)), 90_000, { detail: () => ({ ...h.receiver.stats, received: h.receiver.received.size }) });
-    // Let in-flight redeliveries (of events answered by a timeout) finish, so the records are final.
+    // An event refused at all 7 attempts (40 % each: about 0.4^7 per event, 0.7 % of runs over 40 events, more when a
+    // loaded machine turns slow answers into timeouts) is failed and dead-lettered, never received: wait for each
+    // event to arrive or fail, then for the records to be final (in-flight redeliveries of timed-out answers).
+    await until('each of the 40 events at the receiver or failed after its last attempt', async () => {
+      if (wanted.every((id) => h.receiver.received.has(id))) return true;
+      const d = await deliveryRecords(h.org.orgId, h.sub.id);
+      return wanted.every((id) => h.receiver.received.has(id) || d.get(id)?.status === 'failed');
+    }, 90_000, { detail: () => ({ ...h.receiver.stats, received: h.receiver.received.size }) });
     await until('every delivery final', async () => {
       const d = await deliveryRecords(h.org.orgId, h.sub.id);
       return d.size === 40 && [...d.values()].every((r) => r.status !== 'pending');
     }, 20_000);
 
     const r = h.receiver;
-    expect(r.received.size).toBe(40);
-    expect([...r.received.keys()].sort()).toEqual([...wanted].sort());
+    const finalRecords = await deliveryRecords(h.org.orgId, h.sub.id);
+    // Received once each (after dedupe), exactly as committed; an event not received is one that failed.
+    expect([...r.received.keys()].every((id) => wanted.includes(id))).toBe(true);
+    for (const id of wanted.filter((x) => !r.received.has(x))) expect(finalRecords.get(id)?.status, id).toBe('failed');
+    expect(r.received.size).toBeGreaterThanOrEqual(38);
     expect(r.badSignatures).toEqual([]);
-    for (const e of committed) expect(r.received.get(e.eventId)!.body).toEqual(e);
+    for (const e of committed) if (r.received.has(e.eventId)) expect(r.received.get(e.eventId)!.body).toEqual(e);
     expect(r.stats.failed).toBeGreaterThan(0);
     expect(r.stats.timeouts).toBeGreaterThan(0);
     // A timed-out request was processed by the receiver, so its retry is a duplicate the dedupe drops.
@@ -64,10 +72,15 @@ describe('webhook delivery to an unreliable endpoint', () => {
     const failed = attempts.filter((a) => !a.ok);
     expect(failed.length).toBe(r.stats.failed + r.stats.timeouts);
     for (const a of failed) {
-      expect(a.outcome).toBe('retrying');
-      expect(isIso(a.nextRetryAt)).toBe(true);
-      expect(Date.parse(a.nextRetryAt)).toBeGreaterThan(Date.parse(a.attemptedAt));
-      expect(Date.parse(a.nextRetryAt) - Date.parse(a.attemptedAt)).toBeLessThanOrEqual(2000);
+      if (a.attempt === maxAttempts) {
+        // The last attempt of an event refused every time: failed, no retry.
+        expect(a).toMatchObject({ outcome: 'failed', nextRetryAt: null });
+      } else {
+        expect(a.outcome).toBe('retrying');
+        expect(isIso(a.nextRetryAt)).toBe(true);
+        expect(Date.parse(a.nextRetryAt)).toBeGreaterThan(Date.parse(a.attemptedAt));
+        expect(Date.parse(a.nextRetryAt) - Date.parse(a.attemptedAt)).toBeLessThanOrEqual(2000);
+      }
       if (a.error === 'timeout') {
         expect(a.statusCode).toBeNull();
         expect(a.latencyMs).toBeGreaterThanOrEqual(900);
