@@ -18,7 +18,13 @@ const needsOwnGraph = (dir: string): string[] => {
     .map((f) => `test/${dir}/${f}`);
 };
 const MOCKING_UNITS = needsOwnGraph('unit');
-const MOCKING_RUNTIME = [...needsOwnGraph('integration'), ...needsOwnGraph('e2e')];
+/**
+ * Runtime files kept in a process of their own although they mock nothing: the flaky-receiver delivery test stalled
+ * (2 of 40 events neither delivered nor failed within 90 s) in 3 of 4 full runs in a shared graph, never alone or in
+ * its own process; the cause is not found yet (issue 24's note).
+ */
+const OWN_PROCESS_RUNTIME = ['test/e2e/webhooks-delivery-retries.test.ts'];
+const MOCKING_RUNTIME = [...needsOwnGraph('integration'), ...needsOwnGraph('e2e'), ...OWN_PROCESS_RUNTIME];
 
 export default defineConfig({
   test: {
