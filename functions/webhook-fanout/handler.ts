@@ -35,6 +35,6 @@ export const handler = observedHandler<DynamoDBStreamEvent, DynamoDBBatchRespons
   const now = new Date();
   const fanOut = fanOutBatch(now);
   // Fan-out ignores schedule.* events; the schedule relay acts on them only (issue 24).
-  const relay = (record: DynamoDBRecord) => Promise.all([fanOut(envelopeOf(record)), relaySchedule(envelopeOf(record), now)]);
+  const relay = (record: DynamoDBRecord) => ((envelope) => Promise.all([fanOut(envelope), relaySchedule(envelope, now)]))(envelopeOf(record));
   return processPartialResponse(event, relay, processor, { context, throwOnFullBatchFailure: false });
 });
