@@ -22,6 +22,7 @@ import { db, resetDbClient } from '#db/client';
 import { createOrganization } from '#db/orgs';
 import { recordDeletionScheduled } from '#db/workspace-deletion';
 import { purgeWorkspace } from '#use-cases/workspace-purge';
+import { DELETE_CONCURRENCY } from '#db/org-items';
 import { dateOf } from '#domain/calendar';
 import { BROKERAGE_YEAR, seedOrganization, type SeededOrg, type SeedSize } from './scale-seed.ts';
 import { createKeyPool, type KeyPool } from './key-pool.ts';
@@ -210,7 +211,11 @@ async function main() {
   }
 
   const out = probeReport(seeds, results);
-  out.push('ms' in purge ? `Workspace purge of the big organization: ${fmt(purge.ms / 1000, 1)} s for ${purge.items.toLocaleString('en-US')} items` : `Workspace purge failed: ${purge.error}`);
+  out.push(
+    'ms' in purge
+      ? `Workspace purge of the big organization: ${fmt(purge.ms / 1000, 1)} s for ${purge.items.toLocaleString('en-US')} items (${fmt(purge.items / (purge.ms / 1000), 0)} deletes/s, ${DELETE_CONCURRENCY} BatchWriteItem calls in flight; load average ${fmt(os.loadavg()[0], 1)})`
+      : `Workspace purge failed: ${purge.error}`,
+  );
   if (failures.length) out.push(`Probes that failed: ${failures.join('; ')}`);
   const text = out.join('\n');
   process.stdout.write(`${text}\n`);

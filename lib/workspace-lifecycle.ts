@@ -9,8 +9,8 @@
  *   scheduled-send and these two, and the relay (`grantManage`) gets `SCHEDULE_TARGET_WORKSPACE_PURGE_ARN`
  *   and `SCHEDULE_TARGET_WORKSPACE_EXPORT_ARN`.
  * - `workspace-purge` (functions/workspace-purge): 15 minutes, deletes the organization's items (table access in
- *   lib/table-access.ts), its objects under `org/<orgId>/`, `ocr/<orgId>/` and `exports/<orgId>/`, and its schedules
- *   (`MessageScheduler.grantDelete`: `DeleteSchedule` only).
+ *   lib/table-access.ts), its objects under `org/<orgId>/`, `ocr/<orgId>/`, `exports/<orgId>/` and `reports/<orgId>/`
+ *   (`ORG_OBJECT_ROOTS`), and its schedules (`MessageScheduler.grantDelete`: `DeleteSchedule` only).
  * - `workspace-export` (functions/workspace-export): 15 minutes, `EXPORT_MEMORY_MB` (the archive is streamed into a
  *   multipart upload, documents read as streams: `npm run bench:export` measures the peak RSS of a 5 GB export),
  *   `EXPORT_TMP_MB` of `/tmp` (records staged per entity), reads the organization's items and `org/*` documents,
@@ -32,6 +32,7 @@ import type { DataKey } from './data-key.ts';
 import type { MessagingPipeline } from './messaging-pipeline.ts';
 import { ServiceFunction } from './service-function.ts';
 import { WORKSPACE_EXPORT_TABLE_ACCESS, WORKSPACE_PURGE_TABLE_ACCESS } from './table-access.ts';
+import { ORG_OBJECT_ROOTS } from '#ports/object-prefixes';
 
 /** The two workers, each built from `functions/<worker>/handler.ts`; also their schedule target names. */
 export type LifecycleWorker = 'workspace-purge' | 'workspace-export';
@@ -76,7 +77,7 @@ export class WorkspaceLifecycle extends Construct {
       environment: { DOCUMENTS_BUCKET: bucket.bucketName },
     });
     this.purge.bindTable(props.table, WORKSPACE_PURGE_TABLE_ACCESS);
-    const prefixes = ['org/*', 'ocr/*', 'exports/*'];
+    const prefixes = ORG_OBJECT_ROOTS.map((root) => `${root}*`);
     this.purge.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: prefixes.map((p) => bucket.arnForObjects(p)) }));
     this.purge.fn.addToRolePolicy(
       new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': prefixes } } }),

@@ -5,6 +5,7 @@
  * attribute is that id.
  */
 import { BatchGetCommand, BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import pMap from 'p-map';
 import { db, tableName } from '#db/client';
 
 /** The primary key of an item. */
@@ -53,22 +54,35 @@ export async function allOrgItemKeys(orgId: string): Promise<ItemKey[]> {
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Deletes items by key, 25 per `BatchWriteItem`, retrying unprocessed ones with backoff. Deleting an absent item
- * succeeds, so a repeated call (a resumed purge) is harmless.
+ * `BatchWriteItem` calls `deleteItems` keeps in flight. A sequential purge of a brokerage's year (about 976,000
+ * items, docs/benchmarks.md "Scale") would need about 39,000 calls one after another, longer than the purge's
+ * 15-minute Lambda; eight at a time stays far below an on-demand table's limits, and a throttled call comes back as
+ * unprocessed items, retried with backoff.
+ */
+export const DELETE_CONCURRENCY = 8;
+
+/**
+ * Deletes items by key, 25 per `BatchWriteItem`, up to `DELETE_CONCURRENCY` calls at once, retrying unprocessed ones
+ * with backoff. Deleting an absent item succeeds, so a repeated call (a resumed purge) is harmless.
  * @returns how many deletes were sent
  * @throws Error when DynamoDB keeps items unprocessed after `BATCH_ATTEMPTS` tries (the caller retries later)
  */
 export async function deleteItems(keys: readonly ItemKey[]): Promise<number> {
-  for (let i = 0; i < keys.length; i += WRITE_BATCH) {
-    let requests = keys.slice(i, i + WRITE_BATCH).map((k) => ({ DeleteRequest: { Key: { PK: k.PK, SK: k.SK } } }));
-    for (let attempt = 0; requests.length; attempt++) {
-      if (attempt >= BATCH_ATTEMPTS) throw new Error(`${requests.length} deletes left unprocessed`);
-      if (attempt) await pause(50 * 2 ** attempt);
-      const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
-      requests = (out.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
-    }
-  }
+  const batches: ItemKey[][] = [];
+  for (let i = 0; i < keys.length; i += WRITE_BATCH) batches.push(keys.slice(i, i + WRITE_BATCH));
+  await pMap(batches, deleteBatch, { concurrency: DELETE_CONCURRENCY });
   return keys.length;
+}
+
+/** One `BatchWriteItem` of at most 25 deletes, retrying its unprocessed items. */
+async function deleteBatch(batch: readonly ItemKey[]): Promise<void> {
+  let requests = batch.map((k) => ({ DeleteRequest: { Key: { PK: k.PK, SK: k.SK } } }));
+  for (let attempt = 0; requests.length; attempt++) {
+    if (attempt >= BATCH_ATTEMPTS) throw new Error(`${requests.length} deletes left unprocessed`);
+    if (attempt) await pause(50 * 2 ** attempt);
+    const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+    requests = (out.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
+  }
 }
 
 /**

@@ -23,6 +23,7 @@ import { Readable } from 'node:stream';
 import { traced } from '#observability/powertools';
 import { config } from '#ports/config';
 import { LOCAL_S3_CREDENTIALS, presignObjectUrl, sendObjectRequest } from '#ports/s3-object-requests';
+import { ORG_OBJECT_ROOTS } from '#ports/object-prefixes';
 
 let client: S3Client | undefined;
 
@@ -73,12 +74,12 @@ export function safeFileName(name: string): string {
 }
 
 /**
- * Every key prefix holding an organization's objects: its documents (and anything else under `org/<orgId>/`), its
- * extraction OCR blocks files (`ocr/<orgId>/`, functions/extraction-steps/blocks.ts) and its workspace export
- * archives (`exports/<orgId>/`, a prefix of their own so a lifecycle rule can expire them and the upload
- * notification on `org/` never sees them). The purge deletes everything under these.
+ * Every key prefix holding an organization's objects: `<root><orgId>/` for each of `ORG_OBJECT_ROOTS`
+ * (shared/ports/object-prefixes.ts: documents, OCR blocks files, export archives, stored reports). The purge deletes
+ * everything under these.
+ * @example orgObjectPrefixes('o1') // ['org/o1/', 'ocr/o1/', 'exports/o1/', 'reports/o1/']
  */
-export const orgObjectPrefixes = (orgId: string): string[] => [`org/${orgId}/`, `ocr/${orgId}/`, `exports/${orgId}/`];
+export const orgObjectPrefixes = (orgId: string): string[] => ORG_OBJECT_ROOTS.map((root) => `${root}${orgId}/`);
 
 /** The object key of a workspace export archive: `exports/<orgId>/<exportId>.zip`. */
 export const exportArchiveKey = (orgId: string, exportId: string): string => `exports/${orgId}/${exportId}.zip`;

@@ -15,3 +15,12 @@ export const OCR_PREFIX = 'ocr/';
  * (shared/use-cases/messaging/communication-log-file.ts), expired by a lifecycle rule (lib/report-builder.ts).
  */
 export const REPORTS_PREFIX = 'reports/';
+
+/**
+ * The top-level prefixes under which each organization has a folder of its own (`<root><orgId>/`): documents and
+ * anything else under `org/`, extraction OCR blocks files (`ocr/`), workspace export archives (`exports/`, a prefix
+ * of their own so a lifecycle rule expires them and the upload notification on `org/` never sees them) and stored
+ * reports (`reports/`). The workspace purge deletes everything under the organization's folder of each, and its IAM
+ * grant names exactly these (lib/workspace-lifecycle.ts).
+ */
+export const ORG_OBJECT_ROOTS = ['org/', OCR_PREFIX, 'exports/', REPORTS_PREFIX] as const;

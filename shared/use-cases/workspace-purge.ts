@@ -1,7 +1,7 @@
 /**
  * The purge of a workspace whose deletion grace period ended (functions/workspace-purge): deletes every item of the
- * organization in the table (GSI3 by `orgId`), its S3 objects (documents and export archives), its schedules,
- * webhook subscriptions and API keys.
+ * organization in the table (GSI3 by `orgId`), its S3 objects (documents, OCR files, export archives, stored
+ * reports), its schedules (scheduled messages, reminders, a building export), webhook subscriptions and API keys.
  *
  * - Webhook subscriptions go first: fan-out finds no subscription for any later event, and a queued delivery
  *   re-reads its subscription before POSTing and drops itself, so nothing reaches the organization's endpoints
@@ -16,7 +16,8 @@ import { getDeletionState, markPurging, recordPurgeStep } from '#db/workspace-de
 import { deleteWebhook, listWebhooks } from '#db/webhooks';
 import { listApiKeys } from '#db/api-keys';
 import { orgItemKey } from '#db/orgs';
-import { deleteItems, orgItemKeysPage, type ItemKey } from '#db/org-items';
+import { deleteItems, getItems, orgItemKeysPage, type ItemKey } from '#db/org-items';
+import { REMINDER_SK, toReminder } from '#db/reminders';
 import { scheduledMessageIdOfKey } from '#db/scheduled-messages';
 import { getLatestExport } from '#db/workspace-exports';
 import { deleteKeys, listKeys, orgObjectPrefixes } from '#ports/blob-store';
@@ -25,6 +26,7 @@ import { NotFound } from '#domain/errors';
 import { logger } from '#observability/powertools';
 import { scheduleNameOf } from '#use-cases/messaging/scheduled-email';
 import { exportScheduleNameOf } from '#use-cases/workspace-export';
+import { reminderScheduleName } from '#use-cases/reminder-schedule';
 
 /** What a purge invocation did. Counts are of deletes sent by this invocation. */
 export interface PurgeOutcome {
@@ -73,12 +75,15 @@ export async function purgeWorkspace(orgId: string, deletionId: string, now: Dat
     const names: string[] = [];
     const latest = await getLatestExport(orgId, true);
     if (latest?.state === 'building') names.push(exportScheduleNameOf(latest.exportId));
+    const reminderKeys: ItemKey[] = [];
     await forEachItemPage(orgId, async (keys) => {
       for (const k of keys) {
         const id = scheduledMessageIdOfKey(k);
         if (id) names.push(scheduleNameOf(id));
+        if (k.SK.startsWith(REMINDER_SK)) reminderKeys.push(k);
       }
     });
+    names.push(...(await pendingReminderSchedules(reminderKeys)));
     const sched = await scheduler();
     for (const name of names) if (await sched.delete(name)) counts.schedules++;
   });
@@ -104,6 +109,16 @@ export async function purgeWorkspace(orgId: string, deletionId: string, now: Dat
   });
   logger.info('purge finished', counts);
   return { outcome: 'purged', ...counts };
+}
+
+/**
+ * The schedule names of the reminders that still have one: `pending` (waiting for its time) and `sending` (its run
+ * may be retried), each under its current generation (`rem-<id>-<generation>`); older generations were cancelled when
+ * the reminder moved, and a `sent`, `failed` or `expired` reminder's schedule has fired or was cancelled.
+ */
+async function pendingReminderSchedules(keys: readonly ItemKey[]): Promise<string[]> {
+  const reminders = (await getItems(keys)).map(toReminder);
+  return reminders.filter((r) => r.status === 'pending' || r.status === 'sending').map((r) => reminderScheduleName(r.id, r.generation));
 }
 
 /** Calls `visit` with each page of the organization's item keys. */

@@ -11,7 +11,7 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { db, tableName } from '#db/client';
 import { addUser } from '#db/orgs';
 import { createApiKey } from '#db/api-keys';
-import { listKeys } from '#ports/blob-store';
+import { listKeys, orgObjectPrefixes } from '#ports/blob-store';
 import { setClock } from '#ports/clock';
 import { storedMail } from '#lib/local/smtp-sink';
 import { listLocalSchedules } from '#ports/scheduler/local-store';
@@ -49,7 +49,7 @@ async function itemsOf(orgId: string): Promise<Record<string, unknown>[]> {
   } while (start);
   return found;
 }
-const objectsOf = async (orgId: string) => (await Promise.all([`org/${orgId}/`, `ocr/${orgId}/`, `exports/${orgId}/`].map(listKeys))).flat();
+const objectsOf = async (orgId: string) => (await Promise.all(orgObjectPrefixes(orgId).map(listKeys))).flat();
 const mailTo = (address: string) => storedMail(t.rt.messaging.smtp.directory).filter((m) => m.to.includes(address));
 
 /** An organization with a deal, an uploaded document (its extraction finished), and an owner's email. */
@@ -80,6 +80,16 @@ describe('workspace deletion', () => {
     receiver.setSecret(sub.secret);
     const member = await addUser(a.orgId, { email: 'agent@example.test', firstName: 'A', lastName: 'Gent', role: 'agent' });
     const memberKey = (await createApiKey({ orgId: a.orgId, userId: member.userId, name: 'agent', scopes: ['read', 'draft', 'actions'] })).value;
+    // A pending reminder (its schedule made by the outbox relay) and a stored report: the purge removes both.
+    const reminder = (
+      await api.ok('POST', `/api/v1/transactions/${a.dealId}/reminders`, {
+        key: a.keys.actions,
+        body: { daysBeforeReminder: 3, deadlineDate: '2031-06-01', deadlineType: null, emailTemplateId: null, milestoneId: null, note: null, recipientEmails: 'tc@example.test', recipientRoles: null, reminderTimeOfDay: '09:00' },
+      })
+    ).data;
+    await until('the reminder schedule made by the outbox relay', () => schedulesOf('scheduled-send', a.orgId).some((s) => s.name === `rem-${reminder.id}-1`), 15_000);
+    expect((await api.ok('GET', `/api/v1/transactions/${a.dealId}/reports/communication-log?format=pdf`, { key: a.keys.read })).data.format).toBe('pdf');
+    expect((await objectsOf(a.orgId)).some((k) => k.startsWith(`reports/${a.orgId}/`))).toBe(true);
     const bItemsBefore = (await itemsOf(b.orgId)).length;
     const bObjectsBefore = (await objectsOf(b.orgId)).length;
     expect(bItemsBefore).toBeGreaterThan(5);
@@ -153,6 +163,7 @@ describe('workspace deletion', () => {
     expect(await t.rt.messaging.scheduler.tick()).toBeGreaterThanOrEqual(1);
     expect(await itemsOf(a.orgId)).toEqual([]);
     expect(await objectsOf(a.orgId)).toEqual([]);
+    expect(listLocalSchedules(t.rt.messaging.scheduleStore).schedules.filter((s) => s.payload.orgId === a.orgId)).toEqual([]);
     expect(listLocalSchedules(t.rt.messaging.scheduleStore).deadLetters).toEqual([]);
     expect((await itemsOf(b.orgId)).length).toBe(bItemsAfterWrite);
     expect((await objectsOf(b.orgId)).length).toBe(bObjectsBefore);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateCalls, formatDenials, unusedGrants, type AwsCall } from '#test/support/iam/evaluate';
 import { functionPolicies, statementsOf } from '#test/support/iam/policies';
 import { DeployedTemplate, editedCopy } from '#test/support/iam/template';
+import { orgObjectPrefixes } from '#ports/blob-store';
 import { synthesizeDefault, type Synthesized } from './synth.ts';
 
 let s: Synthesized;
@@ -115,6 +116,22 @@ describe('evaluateCalls on the synthesized template', () => {
       [messaging, 'arn:aws:s3:::another-bucket/org/o1/doc.pdf', 'ImplicitlyDenied'],
       [messaging, `${documents}/exports/o1.zip`, 'ImplicitlyDenied'],
     ]);
+  });
+
+  it("lets the workspace purge list and delete the organization's objects under every root (stored reports included), and no other prefix", async () => {
+    const purge = idOf('AWS::Lambda::Function', 'LifecyclePurgeFunction');
+    const documents = t.getAtt(idOf('AWS::S3::Bucket', 'ExtractionDocuments'), 'Arn');
+    const objects = orgObjectPrefixes('o1').map((prefix) => `${documents}/${prefix}file`);
+    const calls: AwsCall[] = [
+      ...objects.map((resource) => ({ functionLogicalId: purge, action: 's3:DeleteObject', resource })),
+      ...orgObjectPrefixes('o1').map((prefix) => ({ functionLogicalId: purge, action: 's3:ListBucket', resource: documents, context: { 's3:prefix': prefix } })),
+      { functionLogicalId: purge, action: 's3:DeleteObject', resource: `${documents}/inbound/m1` },
+    ];
+    const { denied, allowed } = await evaluateCalls(t, calls, { impliedKmsCalls: false });
+    expect(objects).toContain(`${documents}/reports/o1/file`);
+    expect(allowed.filter((a) => a.action === 's3:DeleteObject').map((a) => a.resource)).toEqual(objects);
+    expect(allowed.filter((a) => a.action === 's3:ListBucket').map((a) => a.context?.['s3:prefix'])).toEqual(orgObjectPrefixes('o1'));
+    expect(denied.map((d) => [d.action, d.resource])).toEqual([['s3:DeleteObject', `${documents}/inbound/m1`]]);
   });
 
   it('denies a key whose policy lacks the account-root statement, even though the role policy allows it', async () => {

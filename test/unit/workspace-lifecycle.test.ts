@@ -11,7 +11,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { assertWritable, reportedExportState, utcSecondsAfter, WorkspaceFrozen } from '#domain/workspace-lifecycle';
 import { Conflict } from '#domain/errors';
 import { exportRecord } from '#use-cases/workspace-export';
-import { deleteItems } from '#db/org-items';
+import { DELETE_CONCURRENCY, deleteItems } from '#db/org-items';
 import { deleteKeys, listKeys, orgObjectPrefixes, resetBlobStore } from '#ports/blob-store';
 
 const s3Mock = mockClient(S3Client);
@@ -78,8 +78,24 @@ describe('purge adapters', () => {
       .resolves({});
     expect(await deleteItems(keys)).toBe(30);
     const calls = ddbMock.commandCalls(BatchWriteCommand).map((c) => c.args[0].input.RequestItems!.tbl.length);
-    expect(calls).toEqual([25, 1, 5]);
+    expect(calls.sort((a, b) => a - b)).toEqual([1, 5, 25]);
+    expect(ddbMock.commandCalls(BatchWriteCommand).at(-1)!.args[0].input.RequestItems!.tbl).toEqual([{ DeleteRequest: { Key: { PK: 'P3', SK: 'S' } } }]);
     expect(ddbMock.commandCalls(BatchWriteCommand)[0].args[0].input.RequestItems!.tbl.every((r) => r.DeleteRequest && !r.PutRequest)).toBe(true);
+  });
+
+  it(`keeps at most DELETE_CONCURRENCY (${DELETE_CONCURRENCY}) BatchWriteItem calls in flight, and more than one`, async () => {
+    let inFlight = 0;
+    let most = 0;
+    ddbMock.on(BatchWriteCommand).callsFake(async () => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      return {};
+    });
+    const keys = Array.from({ length: 25 * DELETE_CONCURRENCY * 3 }, (_, i) => ({ PK: `P${i}`, SK: 'S' }));
+    expect(await deleteItems(keys)).toBe(keys.length);
+    expect(ddbMock.commandCalls(BatchWriteCommand)).toHaveLength(DELETE_CONCURRENCY * 3);
+    expect(most).toBe(DELETE_CONCURRENCY);
   });
 
   it('lists every page of a prefix and deletes 1,000 keys per DeleteObjects', async () => {
@@ -101,7 +117,7 @@ describe('purge adapters', () => {
   });
 
   it("names only the organization's own prefixes", () => {
-    expect(orgObjectPrefixes('o1')).toEqual(['org/o1/', 'ocr/o1/', 'exports/o1/']);
+    expect(orgObjectPrefixes('o1')).toEqual(['org/o1/', 'ocr/o1/', 'exports/o1/', 'reports/o1/']);
     expect(orgObjectPrefixes('o1').some((p) => 'org/o10/a'.startsWith(p))).toBe(false);
   });
 });
