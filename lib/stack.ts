@@ -26,7 +26,7 @@ import { pascal, ServiceHttpApi, type ServiceHttpApiProps } from './http-api.ts'
 import { bundlesXraySdk, ServiceFunction } from './service-function.ts';
 import { ServiceTable } from './table.ts';
 import { DataKey } from './data-key.ts';
-import { tableAccessOf, type MessagingWorker, type WebhookWorker } from './table-access.ts';
+import { signingKeyWriteDeny, tableAccessOf, type MessagingWorker, type WebhookWorker } from './table-access.ts';
 import { writeGroupEntries } from './group-entries.ts';
 import type { ModuleOperation } from './registry.ts';
 import { WebhookPipeline, type WebhookPipelineProps } from './webhook-pipeline.ts';
@@ -137,6 +137,7 @@ export class TransactionCoordinationStack extends Stack {
         xraySdk: bundlesXraySdk(),
       });
       fn.bindTable(this.table.table, tableAccessOf(ops.filter((op) => op.group === group)));
+      fn.fn.addToRolePolicy(signingKeyWriteDeny(this.table.table.tableArn));
       functions.set(group, fn);
     }
     this.functions = functions;

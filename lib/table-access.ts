@@ -3,6 +3,7 @@
  * per webhook worker (own lists, at the end). `ServiceFunction.bindTable` turns a list into one IAM statement on
  * the table (and, for API groups, its indexes).
  */
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Operation } from '#api/operation';
 
 /** A DynamoDB data-plane action this service grants. `Scan` and `dynamodb:*` are deliberately absent. */
@@ -43,6 +44,31 @@ export const BASE_TABLE_ACCESS: TableAccess = [
   'dynamodb:ConditionCheckItem',
   'dynamodb:BatchWriteItem',
 ];
+
+/**
+ * Partitions no API group may write, whatever its actions: the access-token signing key's public half
+ * (`OAUTHKEY#<kid>`, shared/db/signing-keys.ts), which every group reads to verify OAuth access tokens and only the
+ * OAuth function publishes (lib/oauth-server.ts). A group able to write it could publish a key of its own and mint
+ * tokens for any organization.
+ */
+export const OAUTH_FUNCTION_ONLY_PARTITIONS = ['OAUTHKEY#*'] as const;
+
+/** The item-level DynamoDB actions that write; a transaction's items are checked by these too (IAM judges each item). */
+const ITEM_WRITE_ACTIONS: readonly DynamoDbAction[] = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+/**
+ * An explicit Deny of writes to `OAUTH_FUNCTION_ONLY_PARTITIONS` on `tableArn`, by the request's partition keys
+ * (`dynamodb:LeadingKeys`, any of them for a batch). Added to every API group's role (lib/stack.ts): it holds even if a
+ * later grant widens the group's access.
+ */
+export function signingKeyWriteDeny(tableArn: string): iam.PolicyStatement {
+  return new iam.PolicyStatement({
+    effect: iam.Effect.DENY,
+    actions: [...ITEM_WRITE_ACTIONS],
+    resources: [tableArn],
+    conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [...OAUTH_FUNCTION_ONLY_PARTITIONS] } },
+  });
+}
 
 /**
  * The DynamoDB actions of a group's function: the base list, plus

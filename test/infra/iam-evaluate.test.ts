@@ -118,6 +118,28 @@ describe('evaluateCalls on the synthesized template', () => {
     ]);
   });
 
+  it('lets only the OAuth function write the signing key partition (OAUTHKEY#); API groups still read it and write elsewhere', async () => {
+    const oauth = idOf('AWS::Lambda::Function', 'OAuthServerFunction');
+    const leading = (key: string) => ({ 'dynamodb:LeadingKeys': [key] });
+    const calls: AwsCall[] = [
+      { functionLogicalId: fn, action: 'dynamodb:PutItem', resource: table, context: leading('OAUTHKEY#k1') },
+      { functionLogicalId: fn, action: 'dynamodb:BatchWriteItem', resource: table, context: { 'dynamodb:LeadingKeys': ['ORG#o1#TXN#t1', 'OAUTHKEY#k1'] } },
+      { functionLogicalId: fn, action: 'dynamodb:GetItem', resource: table, context: leading('OAUTHKEY#k1') },
+      { functionLogicalId: fn, action: 'dynamodb:PutItem', resource: table, context: leading('ORG#o1#TXN#t1') },
+      { functionLogicalId: oauth, action: 'dynamodb:PutItem', resource: table, context: leading('OAUTHKEY#k1') },
+    ];
+    const { denied, allowed } = await evaluateCalls(t, calls, { impliedKmsCalls: false });
+    expect(denied.map((d) => [d.action, d.decision])).toEqual([
+      ['dynamodb:PutItem', 'ExplicitlyDenied'],
+      ['dynamodb:BatchWriteItem', 'ExplicitlyDenied'],
+    ]);
+    expect(allowed.map((a) => [a.functionLogicalId === oauth ? 'oauth' : 'transactions', a.action, (a.context?.['dynamodb:LeadingKeys'] as string[])[0]])).toEqual([
+      ['transactions', 'dynamodb:GetItem', 'OAUTHKEY#k1'],
+      ['transactions', 'dynamodb:PutItem', 'ORG#o1#TXN#t1'],
+      ['oauth', 'dynamodb:PutItem', 'OAUTHKEY#k1'],
+    ]);
+  });
+
   it("lets the workspace purge list and delete the organization's objects under every root (stored reports included), and no other prefix", async () => {
     const purge = idOf('AWS::Lambda::Function', 'LifecyclePurgeFunction');
     const documents = t.getAtt(idOf('AWS::S3::Bucket', 'ExtractionDocuments'), 'Arn');

@@ -242,8 +242,17 @@ describe('functions', () => {
       const role = resources[fnLogicalId(group)].Properties.Role['Fn::GetAtt'][0];
       const statements = policies
         .filter((p) => p.Roles.some((r: { Ref: string }) => r.Ref === role))
-        .flatMap((p) => p.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
-      const dynamo = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
+        .flatMap((p) => p.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown }[]);
+      const dynamo = statements.filter((s) => s.Effect === 'Allow' && [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
+      // The one Deny: no group writes the OAuth signing key's partition (lib/table-access.ts signingKeyWriteDeny).
+      expect(statements.filter((s) => s.Effect === 'Deny'), group).toEqual([
+        {
+          Effect: 'Deny',
+          Action: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+          Resource: tableArn,
+          Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['OAUTHKEY#*'] } },
+        },
+      ]);
       expect(dynamo, group).toHaveLength(1);
       const actions = [dynamo[0].Action].flat().sort();
       const expected = [...BASE_ACTIONS, ...(DELETE_GROUPS.has(group) ? ['dynamodb:DeleteItem'] : []), ...(BATCH_GET_GROUPS.has(group) ? ['dynamodb:BatchGetItem'] : [])].sort();
