@@ -48,23 +48,27 @@ export const STAGE_THROTTLE: RouteThrottle = { rateLimit: 100, burstLimit: 200 }
  * whole deployment, so one runaway integration cannot run up Textract, SES or SMS bills or a sender reputation.
  * - `outbound`: sends mail or texts (SES and SMS are paid per message; bursts hurt deliverability).
  * - `documents`: uploads, extraction starts, deletes of stored files (S3 + Textract per page).
+ * - `reports`: a read that builds a stored report (each call invokes one or two report workers for up to 25 s:
+ *   Lambda time and concurrency, lib/report-builder.ts).
  * - `write`: any other draft/actions operation.
- * Reads keep the stage bucket.
+ * Other reads keep the stage bucket.
  */
 export const ROUTE_THROTTLES = {
   outbound: { rateLimit: 10, burstLimit: 20 },
   documents: { rateLimit: 10, burstLimit: 20 },
+  reports: { rateLimit: 5, burstLimit: 10 },
   write: { rateLimit: 50, burstLimit: 100 },
 } as const satisfies Record<string, RouteThrottle>;
 
 /**
  * The bucket of one operation's route, from its capabilities and method.
- * @returns undefined for a read (the stage bucket applies)
+ * @returns undefined for a read that builds nothing (the stage bucket applies)
  */
 export function routeThrottleOf(op: Pick<RegisteredOperation, 'method' | 'uses'>): RouteThrottle | undefined {
   const uses = op.uses ?? [];
   if (uses.includes('mail:send') || uses.includes('sms:send') || uses.includes('messages:queue')) return ROUTE_THROTTLES.outbound;
   if (uses.includes('extraction:start') || (uses.includes('documents:write') && op.method !== 'GET')) return ROUTE_THROTTLES.documents;
+  if (uses.includes('reports:build')) return ROUTE_THROTTLES.reports;
   if (op.method !== 'GET') return ROUTE_THROTTLES.write;
   return undefined;
 }

@@ -21,7 +21,7 @@ afterAll(() => {
 const stageOf = (x: Synthesized) => x.ofType('AWS::ApiGatewayV2::Stage')[0];
 
 describe('per-route throttling', () => {
-  it('gives every mail/SMS send, document write and other write its bucket, and leaves reads on the stage bucket', async () => {
+  it('gives every mail/SMS send, document write, report build and other write its bucket, and leaves other reads on the stage bucket', async () => {
     const [, stage] = stageOf(s);
     const settings = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
     const ops = await loadOperations();
@@ -35,6 +35,8 @@ describe('per-route throttling', () => {
     expect(settings[`${sendEmail.method} ${sendEmail.path}`].ThrottlingRateLimit).toBe(ROUTE_THROTTLES.outbound.rateLimit);
     const upload = ops.find((o) => o.operationId === 'createDocumentUploadUrl')!;
     expect(settings[`${upload.method} ${upload.path}`].ThrottlingRateLimit).toBe(ROUTE_THROTTLES.documents.rateLimit);
+    const report = ops.find((o) => o.uses?.includes('reports:build') && o.method === 'GET')!;
+    expect(settings[`${report.method} ${report.path}`]).toEqual({ ThrottlingRateLimit: ROUTE_THROTTLES.reports.rateLimit, ThrottlingBurstLimit: ROUTE_THROTTLES.reports.burstLimit });
     expect(settings['GET /api/v1/transactions/{transactionId}']).toBeUndefined();
     expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: STAGE_THROTTLE.rateLimit, ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit });
   });
