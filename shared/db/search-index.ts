@@ -157,7 +157,9 @@ export async function searchDeals(orgId: string, q: string, wanted: number, acce
 
 /**
  * Up to `perWord` newest deal ids for each of `words` (exact index prefixes), deduplicated: the candidates of an
- * address resolution. At most `words.length` queries of `perWord` items.
+ * address resolution, those found by more of the words first (a deal at the address has its number and its street's
+ * words; one found by a single word is most often another street's), then in the order found. At most
+ * `words.length` queries of `perWord` items.
  */
 export async function dealIdsByWords(orgId: string, words: string[], perWord: number): Promise<string[]> {
   const pages = await Promise.all(
@@ -167,7 +169,9 @@ export async function dealIdsByWords(orgId: string, words: string[], perWord: nu
       ),
     ),
   );
-  return [...new Set(pages.flatMap((p) => (p.Items ?? []).map((t) => String(t.transactionId))))];
+  const found = new Map<string, number>();
+  for (const id of pages.flatMap((p) => (p.Items ?? []).map((t) => String(t.transactionId)))) found.set(id, (found.get(id) ?? 0) + 1);
+  return [...found].sort((a, b) => b[1] - a[1]).map(([id]) => id); // stable: ties keep the order found
 }
 
 /**
