@@ -2,11 +2,14 @@
  * Bundle size and module-init time of each Lambda group's and webhook worker's handler, beside a baseline bundle
  * that holds only a DynamoDB document client. Bundled with esbuild's JS API with the settings `lib/service-function.ts`
  * ships (ESM, node22, minified, source map without sources, `mainFields` module-first, the `require` shim
- * banner, AWS SDK bundled, the same aliases: X-Ray SDK left out where the function is built without it).
+ * banner, AWS SDK bundled, the same aliases: X-Ray SDK left out where the function is built without it). A function
+ * with lazy modules (lib/bundling/lazy-modules.ts) is built as shipped: the main bundle with them external, each
+ * chunk beside it in `lazy/`, and the package.json that maps their specifiers.
  */
 import { bundlingAliases } from '../lib/service-function.ts';
+import { assetPackageJson, chunkBuildOptions, lazyChunks } from '../lib/bundling/lazy-modules.ts';
 import { execFile } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -43,9 +46,20 @@ export interface BundleInfo {
   topPackages: { name: string; bytes: number }[];
   /** The bundle holds the S3 client (compare its init with the S3 floor too). */
   usesS3: boolean;
+  /** Its lazy chunks (none for most), each loaded on first use of its specifier. */
+  chunks: ChunkInfo[];
 }
 
-const common = (outfile: string, xraySdk = true): BuildOptions => ({
+/** One lazy chunk of a bundle. */
+export interface ChunkInfo {
+  /** e.g. `#domain/html-to-text` */
+  specifier: string;
+  /** e.g. `<outDir>/messaging/lazy/html-to-text.mjs` */
+  file: string;
+  bytes: number;
+}
+
+const common = (outfile: string, xraySdk = true, external: string[] = []): BuildOptions => ({
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -57,6 +71,7 @@ const common = (outfile: string, xraySdk = true): BuildOptions => ({
   banner: { js: REQUIRE_BANNER },
   // As lib/service-function.ts ships them: the environment credential provider only, X-Ray SDK where it fits.
   alias: bundlingAliases(xraySdk),
+  external,
   outfile,
   metafile: true,
   logLevel: 'silent',
@@ -86,16 +101,31 @@ export function stopBundler(): void {
 
 /**
  * Bundles each entry (a group's generated entry, lib/group-entries.ts, or a worker's `functions/<name>/handler.ts`)
- * into `<outDir>/<name>/index.mjs`, with the X-Ray SDK unless `xraySdk` is false (lib/service-function.ts).
+ * into `<outDir>/<name>/index.mjs`, with the X-Ray SDK unless `xraySdk` is false (lib/service-function.ts), and its
+ * `lazyModules` (lib/bundling/lazy-modules.ts) into `<outDir>/<name>/lazy/` with the asset's package.json.
  */
-export async function bundleGroups(root: string, entries: readonly { name: string; entry: string; xraySdk?: boolean }[], outDir: string): Promise<BundleInfo[]> {
+export async function bundleGroups(
+  root: string,
+  entries: readonly { name: string; entry: string; xraySdk?: boolean; lazyModules?: readonly string[] }[],
+  outDir: string,
+): Promise<BundleInfo[]> {
   return Promise.all(
-    entries.map(async ({ name: group, entry, xraySdk }) => {
-      const outfile = path.join(outDir, group, 'index.mjs');
-      mkdirSync(path.dirname(outfile), { recursive: true });
-      const result = await build({ ...common(outfile, xraySdk), absWorkingDir: root, entryPoints: [entry] });
+    entries.map(async ({ name: group, entry, xraySdk, lazyModules = [] }) => {
+      const dir = path.join(outDir, group);
+      const outfile = path.join(dir, 'index.mjs');
+      mkdirSync(dir, { recursive: true });
+      const lazy = lazyChunks(lazyModules);
+      const result = await build({ ...common(outfile, xraySdk, lazy.map((c) => c.specifier)), absWorkingDir: root, entryPoints: [entry] });
       const meta = result.metafile!;
-      return { name: group, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(meta, outfile), usesS3: usesS3(meta, outfile) };
+      const chunks = await Promise.all(
+        lazy.map(async (chunk) => {
+          const options = chunkBuildOptions(chunk, dir, { target: 'node22', banner: REQUIRE_BANNER, mainFields: ['module', 'main'], alias: bundlingAliases(xraySdk ?? true) });
+          await build({ ...options, absWorkingDir: root, logLevel: 'silent' });
+          return { specifier: chunk.specifier, file: options.outfile, bytes: statSync(options.outfile).size };
+        }),
+      );
+      if (lazy.length) writeFileSync(path.join(dir, 'package.json'), JSON.stringify(assetPackageJson(lazy)));
+      return { name: group, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(meta, outfile), usesS3: usesS3(meta, outfile), chunks };
     }),
   );
 }
@@ -114,16 +144,20 @@ export async function bundleBaseline(root: string, outDir: string, kind: keyof t
   const outfile = path.join(outDir, ref.dir, 'index.mjs');
   mkdirSync(path.dirname(outfile), { recursive: true });
   const result = await build({ ...common(outfile), absWorkingDir: root, stdin: { contents: ref.source, resolveDir: root, sourcefile: `${ref.dir}.ts`, loader: 'ts' } });
-  return { name: ref.name, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(result.metafile!, outfile), usesS3: kind === 's3-floor' };
+  return { name: ref.name, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(result.metafile!, outfile), usesS3: kind === 's3-floor', chunks: [] };
 }
 
-/** One fresh `node` process importing `file`; resolves with the import's duration (ms) as the module measured it. */
-export async function measureInitOnce(file: string, env: NodeJS.ProcessEnv): Promise<number> {
-  const script = `const t=performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now()-t)`;
+/**
+ * One fresh `node` process importing `file`.
+ * @returns the import's duration (`ms`, wall clock) and the CPU time the process spent in it (`cpuMs`, user + system:
+ *   less sensitive than the wall clock to other work on a shared machine), both as the process measured them
+ */
+export async function measureInitOnce(file: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; cpuMs: number }> {
+  const script = `const c=process.cpuUsage(); const t=performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); const d=process.cpuUsage(c); console.log(performance.now()-t, (d.user+d.system)/1000)`;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env, timeout: 30_000 });
-  const ms = Number(stdout.trim().split('\n').pop());
-  if (!Number.isFinite(ms)) throw new Error(`init of ${file}: unexpected output ${JSON.stringify(stdout)}`);
-  return ms;
+  const [ms, cpuMs] = (stdout.trim().split('\n').pop() ?? '').split(' ').map(Number);
+  if (!Number.isFinite(ms) || !Number.isFinite(cpuMs)) throw new Error(`init of ${file}: unexpected output ${JSON.stringify(stdout)}`);
+  return { ms, cpuMs };
 }
 
 /**
@@ -131,16 +165,16 @@ export async function measureInitOnce(file: string, env: NodeJS.ProcessEnv): Pro
  * cache). Rounds are interleaved (every bundle once per round, baseline included) so machine noise spreads
  * evenly over all of them.
  * @param env the environment of the processes, or of each bundle's processes
- * @returns bundle file → { medianMs, samplesMs }
+ * @returns bundle file → { medianMs, samplesMs, medianCpuMs } (wall clock, and CPU time: `measureInitOnce`)
  */
 export async function measureInit(
   files: string[],
   runs: number,
   env: NodeJS.ProcessEnv | ((file: string) => NodeJS.ProcessEnv),
-): Promise<Map<string, { medianMs: number; samplesMs: number[] }>> {
+): Promise<Map<string, { medianMs: number; samplesMs: number[]; medianCpuMs: number }>> {
   const envOf = typeof env === 'function' ? env : () => env;
-  const samples = new Map(files.map((f) => [f, [] as number[]]));
+  const samples = new Map(files.map((f) => [f, [] as { ms: number; cpuMs: number }[]]));
   for (const f of files) await measureInitOnce(f, envOf(f));
   for (let r = 0; r < runs; r++) for (const f of files) samples.get(f)!.push(await measureInitOnce(f, envOf(f)));
-  return new Map([...samples].map(([f, s]) => [f, { medianMs: median(s), samplesMs: s }]));
+  return new Map([...samples].map(([f, s]) => [f, { medianMs: median(s.map((x) => x.ms)), samplesMs: s.map((x) => x.ms), medianCpuMs: median(s.map((x) => x.cpuMs)) }]));
 }

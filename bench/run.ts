@@ -36,6 +36,7 @@ import { installRoundTripCounter, type Capacity, type RoundTripCounter } from '.
 import { createHttpClient, runConcurrent, type HttpCall, type HttpClient } from './http-latency.ts';
 import { rawGetTransaction, rawListTransactions, rawUpsertKeyDate, type RawContext, type RawIteration } from './raw-dynamodb.ts';
 import { bundleBaseline, bundleGroups, measureInit, stopBundler } from './bundles.ts';
+import { lazyModulesOf } from '../lib/bundling/lazy-modules.ts';
 import { bundlesXraySdk } from '../lib/service-function.ts';
 import { runWebhookBench, type WebhookBenchResult } from './webhooks.ts';
 import { divertStdout } from './function-output.ts';
@@ -302,7 +303,7 @@ async function main() {
     bundleBaseline(ROOT, bundleDir, 's3-floor'),
     bundleGroups(
       ROOT,
-      [...lambdaGroups.map((name) => ({ name, entry: groupEntries.get(name)!, xraySdk: xraySdkOf(name) })), ...WEBHOOK_WORKERS.map((name) => ({ name, entry: path.join(ROOT, 'functions', name, 'handler.ts') }))],
+      [...lambdaGroups.map((name) => ({ name, entry: groupEntries.get(name)!, xraySdk: xraySdkOf(name), lazyModules: lazyModulesOf(name) })), ...WEBHOOK_WORKERS.map((name) => ({ name, entry: path.join(ROOT, 'functions', name, 'handler.ts') }))],
       bundleDir,
     ),
   ]);

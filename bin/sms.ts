@@ -17,7 +17,7 @@
 import '#lib/local/cli-telemetry';
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import { toE164 } from '#domain/phone';
+import { toE164 } from '#domain/textable-phone';
 import { invokeLocally } from '#lib/local/invoke';
 import { localMessagingPaths } from '#lib/local/messaging';
 import { formatOutbox, readTexts } from '#lib/local/outbox';

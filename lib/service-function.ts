@@ -1,7 +1,8 @@
 /**
  * `ServiceFunction`: the one way this service defines a Lambda. It fixes runtime (Node.js 22, arm64),
- * bundling (esbuild, ESM, minified, source maps, AWS SDK v3 bundled), log retention, tracing and the Powertools
- * settings (service name per function; logs and EMF metrics on stdout, into the function's log group), and
+ * bundling (esbuild, ESM, minified, source maps, AWS SDK v3 bundled; declared lazy modules as chunks beside the
+ * bundle), log retention, tracing and the Powertools settings (service name per function; logs and EMF metrics on
+ * stdout, into the function's log group), and
  * grants table access only through `bindTable` (least privilege, no `dynamodb:*`). With safe deployments on (the
  * default, lib/safe-deployments.ts) it publishes each deployment as a version behind the alias `live`, which
  * CodeDeploy shifts gradually; `live` is what every invoker names.
@@ -19,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { TableAccess } from './table-access.ts';
 import { KMS_READ_ACTIONS, KMS_WRITE_ACTIONS } from './data-key.ts';
 import { responseSchemaAliases } from './bundling/no-response-schemas.ts';
+import { lazyChunkHooks, lazyChunks } from './bundling/lazy-modules.ts';
 import { LIVE_ALIAS, SAFE_DEPLOYMENT_STYLES, SafeDeployments, safeDeploymentsEnabled, type SafeDeploymentStyle } from './safe-deployments.ts';
 
 /** Lets an ESM bundle load CommonJS dependencies that call `require` (the AWS SDK's transitive deps do). */
@@ -109,6 +111,12 @@ export interface ServiceFunctionProps {
    * functions answering HTTP requests, `worker` (linear 10 % a minute) for asynchronous ones. Default `worker`.
    */
   readonly deployment?: SafeDeploymentStyle;
+  /**
+   * Modules the code loads with `import()` on some requests only, by their package.json `imports` specifier (e.g.
+   * `#domain/html-to-text`): shipped as chunks beside the bundle, `lazy/<name>.mjs`, and loaded on first use
+   * (lib/bundling/lazy-modules.ts). Default none: every `import()` is bundled in.
+   */
+  readonly lazyModules?: readonly string[];
 }
 
 /** Options of `ServiceFunction.bindTable`. */
@@ -148,6 +156,8 @@ export class ServiceFunction extends Construct {
       removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.DESTROY,
     });
 
+    const aliases = bundlingAliases(props.xraySdk ?? true);
+    const chunks = lazyChunks(props.lazyModules ?? []);
     this.fn = new nodejs.NodejsFunction(this, 'Function', {
       entry: props.entry,
       handler: 'handler',
@@ -174,12 +184,14 @@ export class ServiceFunction extends Construct {
         format: nodejs.OutputFormat.ESM,
         banner: REQUIRE_SHIM,
         mainFields: ['module', 'main'],
-        // Bundle the AWS SDK v3 too: a pinned, tree-shaken client instead of the runtime's copy.
-        externalModules: [],
+        // Bundle the AWS SDK v3 too: a pinned, tree-shaken client instead of the runtime's copy. Only lazy modules
+        // stay out, each built into its own chunk after the main bundle.
+        externalModules: chunks.map((c) => c.specifier),
+        ...(chunks.length > 0 && { commandHooks: lazyChunkHooks(chunks, { target: 'node22', banner: REQUIRE_SHIM, mainFields: ['module', 'main'], alias: aliases }) }),
         forceDockerBundling: false,
         // Lambda's credentials arrive in environment variables: skip the SDK's ~100 KB default chain; a Map-based
         // LRU for the DynamoDB endpoint cache; and the X-Ray SDK out where `xraySdk` is false.
-        esbuildArgs: Object.fromEntries(Object.entries(bundlingAliases(props.xraySdk ?? true)).map(([from, to]) => [`--alias:${from}`, to])),
+        esbuildArgs: Object.fromEntries(Object.entries(aliases).map(([from, to]) => [`--alias:${from}`, to])),
       },
     });
 

@@ -24,6 +24,7 @@ import { parseMessagingSettings, type MessagingSettings } from './messaging/sett
 import { PUBLIC_ROUTES } from './public-routes.ts';
 import { pascal, ServiceHttpApi, type ServiceHttpApiProps } from './http-api.ts';
 import { bundlesXraySdk, ServiceFunction } from './service-function.ts';
+import { lazyModulesOf } from './bundling/lazy-modules.ts';
 import { ServiceTable } from './table.ts';
 import { DataKey } from './data-key.ts';
 import { signingKeyWriteDeny, tableAccessOf, type MessagingWorker, type WebhookWorker } from './table-access.ts';
@@ -135,6 +136,7 @@ export class TransactionCoordinationStack extends Stack {
         serviceName: `api-${group}`,
         deployment: 'api',
         xraySdk: bundlesXraySdk(),
+        lazyModules: lazyModulesOf(group),
       });
       fn.bindTable(this.table.table, tableAccessOf(ops.filter((op) => op.group === group)));
       fn.fn.addToRolePolicy(signingKeyWriteDeny(this.table.table.tableArn));

@@ -2,9 +2,10 @@
  * Whether a deal's participant can be reached on each channel (spec "Messaging": recipients with per-channel
  * availability). Email needs an address that is not suppressed (a permanent bounce or a complaint); SMS needs a
  * number that can receive texts (mobile, E.164 or US) that has not opted out (STOP). The same rules the send paths
- * enforce, so an available channel is one a send will not refuse for the recipient's sake.
+ * enforce, so an available channel is one a send will not refuse for the recipient's sake. Telling a textable
+ * number loads shared/domain/textable-phone.ts on first use (a chunk beside the messaging bundle:
+ * lib/bundling/lazy-modules.ts), so the SMS functions are async.
  */
-import { toE164 } from '#domain/phone';
 
 export const MESSAGE_CHANNELS = ['email', 'sms'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
@@ -37,8 +38,9 @@ export function emailAvailability(email: string | null, consent: ConsentState): 
 }
 
 /** SMS availability of `phone` given the opt-outs. */
-export function smsAvailability(phone: string | null, consent: ConsentState): ChannelAvailability {
+export async function smsAvailability(phone: string | null, consent: ConsentState): Promise<ChannelAvailability> {
   if (!phone) return unavailable(null, 'no_address');
+  const { toE164 } = await import('#domain/textable-phone');
   const e164 = toE164(phone);
   if (!e164) return unavailable(phone, 'not_textable');
   if (consent.optedOutPhones.has(e164)) return unavailable(e164, 'opted_out');
@@ -46,5 +48,7 @@ export function smsAvailability(phone: string | null, consent: ConsentState): Ch
 }
 
 /** The numbers whose opt-out matters for `phones` (the textable ones, in E.164, without repeats). */
-export const textableNumbers = (phones: readonly (string | null)[]): string[] =>
-  [...new Set(phones.map((p) => (p ? toE164(p) : undefined)).filter((p): p is string => Boolean(p)))];
+export async function textableNumbers(phones: readonly (string | null)[]): Promise<string[]> {
+  const { toE164 } = await import('#domain/textable-phone');
+  return [...new Set(phones.map((p) => (p ? toE164(p) : undefined)).filter((p): p is string => Boolean(p)))];
+}

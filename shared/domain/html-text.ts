@@ -1,20 +1,7 @@
 /**
- * Plain text and HTML of a message body. An email is sent as multipart/alternative (RFC 2046 §5.1.4) with a text
- * part, and the thread, the SMS channel and the PDF log show text, so an HTML-only body gets its text derived
- * (html-to-text: block elements become line breaks, lists get bullets, links keep their URL).
+ * HTML of a plain-text message body, and text made safe inside HTML. The reverse, the text of an HTML body, is
+ * shared/domain/html-to-text.ts (html-to-text and its parser: loaded only where a body needs it).
  */
-import { convert } from 'html-to-text';
-
-/** The readable text of an HTML body (no line wrapping; images dropped). */
-export function htmlToText(html: string): string {
-  return convert(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: 'img', format: 'skip' },
-      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
-    ],
-  }).trim();
-}
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

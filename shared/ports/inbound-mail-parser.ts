@@ -50,7 +50,7 @@ const messageIdsOf = (header: string | undefined): string[] => header?.match(/<[
  * The readable text of an HTML body, by postal-mime's own HTML-to-text conversion (block elements and `<br>` become
  * line breaks, entities decoded, scripts and styles dropped). The package exports that conversion only through a
  * parse: a `multipart/mixed` body with an empty text part and this HTML has its HTML part rendered as text. This
- * keeps html-to-text (#domain/html-text, with htmlparser2 and entities: ~190 KB) out of the inbound-email worker.
+ * keeps html-to-text (#domain/html-to-text, with htmlparser2 and entities: ~190 KB) out of the inbound-email worker.
  */
 export async function textOfHtml(html: string): Promise<string> {
   const boundary = 'inbound-html-text';

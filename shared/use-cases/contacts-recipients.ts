@@ -30,7 +30,7 @@ export interface Recipients {
 /** The suppressions and opt-outs of the given addresses (one consistent `GetItem` each, in parallel). */
 async function consentOf(links: readonly TransactionContact[]): Promise<ConsentState> {
   const emails = [...new Set(links.map((l) => l.email?.toLowerCase()).filter((e): e is string => Boolean(e)))];
-  const phones = textableNumbers(links.map((l) => l.phone));
+  const phones = await textableNumbers(links.map((l) => l.phone));
   const [suppressed, optedOut] = await Promise.all([
     Promise.all(emails.map(async (e) => ((await findEmailSuppression(e)) ? e : undefined))),
     Promise.all(phones.map(async (p) => ((await findSmsOptOut(p)) ? p : undefined))),
@@ -60,7 +60,7 @@ export async function listDealRecipients(orgId: string, transactionId: string, c
         company: l.company,
         roles: [{ role: l.role, isPrimary: l.isPrimary }],
         email: emailAvailability(l.email, consent),
-        sms: smsAvailability(l.phone, consent),
+        sms: await smsAvailability(l.phone, consent),
       });
     }
   }

@@ -1,6 +1,8 @@
 /**
  * What `cdk deploy` ships, run from the synthesized assembly: an email sent through SES (to the local SMTP
  * server) and a reply received by the SES receipt rule into its bucket and threaded by the inbound-email worker; an
+ * HTML-only role email and a text, whose request path loads the messaging group's lazy chunks (html-to-text, the
+ * textable-number parser: lib/bundling/lazy-modules.ts) through the asset's package.json as Lambda would; an
  * intake form posted to its public page; an OAuth 2.1 authorization-code flow whose tokens are signed by KMS; a
  * partner provisioning call with an `rsk_` key; a workspace export, its schedule created by the outbox relay (webhook
  * fan-out) and built by the Scheduler's target, downloaded through its presigned link.
@@ -12,6 +14,10 @@ import { unzipSync, strFromU8 } from 'fflate';
 import type { AssemblyRuntime } from '#lib/local/assembly/runtime';
 import { storedMail } from '#lib/local/smtp-sink';
 import { createPartner, createPartnerKey } from '#db/partners';
+import { splitName } from '#db/contacts';
+import { transactWrite } from '#db/transact';
+import { contactCreateItems } from '#use-cases/contacts';
+import { randomUUID } from 'node:crypto';
 import { apiClient, newDeal, newOrg, until, type Api } from '../support/webhook-receiver.ts';
 import { authorizationCodeToken } from '../support/oauth-client.ts';
 import { functionLogs, startTestAssembly } from '../support/assembly-harness.ts';
@@ -53,6 +59,31 @@ describe('the synthesized assembly', () => {
     );
     expect(reply).toMatchObject({ channel: 'email', status: 'received', inReplyTo: sent.body.data.id });
     expect(reply.bodyText.trim()).toBe('Thanks, noted.');
+  }, 60_000);
+
+  it('loads the lazy chunks: an HTML-only client update gets its text part, a text is queued to the number in E.164, a toll-free one is 422', async () => {
+    const now = new Date().toISOString();
+    const buyerId = randomUUID();
+    const buyer = { id: buyerId, type: 'person' as const, ...splitName('Maria Delgado'), name: 'Maria Delgado', email: 'maria@example.com', phone: '(512) 555-0143', company: null, createdAt: now, updatedAt: now };
+    await transactWrite(contactCreateItems({ orgId: org.orgId, userId: org.ownerUserId }, buyer, { transactionId: dealId, role: 'Buyer' }));
+
+    const update = await api.call('POST', `/api/v1/transactions/${dealId}/emails/client-update`, {
+      key: org.keys.actions,
+      body: { audience: 'buyer', bodyHtml: '<p>The appraisal came in <b>at value</b>.</p><ul><li>Next: final loan approval</li></ul>', focus: 'appraisal', recipientContactId: buyerId, subject: 'Appraisal done' },
+    });
+    expect(update.status, `${update.text}\n${functionLogs(rt)}`).toBe(200);
+    expect(update.body.data.bodyText).toBe('The appraisal came in at value.\n\n * Next: final loan approval');
+    const eml = await until('the client update at the SMTP server', () => mailTo('maria@example.com').find((m) => header(m.raw, 'Message-ID') === update.body.data.emailMessageId), 15_000);
+    expect((await simpleParser(eml.raw)).text?.trim()).toBe('The appraisal came in at value.\n\n * Next: final loan approval');
+
+    const text = await api.call('POST', `/api/v1/transactions/${dealId}/conversations`, { key: org.keys.actions, body: { contactId: buyerId, toPhoneNumber: null, messageContent: 'The appraisal is in.', forceOverride: false } });
+    expect(text.status, `${text.text}\n${functionLogs(rt)}`).toBe(200);
+    expect(text.body.data.conversation.phoneNumber).toBe('+15125550143');
+    const tollFree = await api.call('POST', `/api/v1/transactions/${dealId}/conversations`, { key: org.keys.actions, body: { contactId: null, toPhoneNumber: '+1 800 555 0199', messageContent: 'Hello', forceOverride: false } });
+    expect(tollFree.status, tollFree.text).toBe(422);
+    expect(tollFree.body.error.fields).toEqual({ toPhoneNumber: 'is not a number that can receive texts (E.164, or a US number)' });
+    const reachable = await api.call('GET', `/api/v1/transactions/${dealId}/recipients?channel=sms`, { key: org.keys.read });
+    expect(reachable.body.data.map((r: { contactId: string; sms: { address: string } }) => [r.contactId, r.sms.address])).toEqual([[buyerId, '+15125550143']]);
   }, 60_000);
 
   it('answers GET / with the landing links (no MCP endpoint deployed yet) and serves the reference page', async () => {

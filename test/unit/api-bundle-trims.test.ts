@@ -6,7 +6,8 @@
  * (a saved template carries its outline, shared/domain/template-outline.ts). Each group's entry (lib/group-entries.ts) and the public-links function are
  * bundled by esbuild with the aliases functions ship with and the watched packages included (others are left
  * external, for speed), so the metafile lists the package files each bundle really holds: an unused import of a
- * package is dropped, as in the deployed bundle.
+ * package is dropped, as in the deployed bundle. A group's lazy modules (lib/bundling/lazy-modules.ts) are external
+ * to its bundle, as shipped, and each chunk is bundled on its own as `<group>:<chunk file>`.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -17,12 +18,13 @@ import { LAMBDA_GROUPS } from '#api/types';
 import { loadOperations } from '#lib/registry';
 import { writeGroupEntries } from '#lib/group-entries';
 import { bundlesXraySdk, bundlingAliases } from '#lib/service-function';
+import { API_GROUP_LAZY_MODULES, lazyChunks } from '#lib/bundling/lazy-modules';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** API groups that may hold the S3 client: none (the communication-log ZIP is built by report-zip, lib/report-builder.ts). */
 const S3_CLIENT_GROUPS: string[] = [];
-/** Groups that parse phone numbers: contacts normalizes them, messaging tells textable ones. */
-const PHONE_GROUPS = ['contacts', 'messaging'];
+/** Groups that parse phone numbers in their bundle: contacts normalizes them (messaging tells textable ones in a chunk). */
+const PHONE_GROUPS = ['contacts'];
 const PUBLIC_LINKS = path.join(ROOT, 'functions/public-links/handler.ts');
 /** A worker that keeps the S3 client (it streams objects and uploads multipart): the control that the check finds it. */
 const EXPORT_WORKER = path.join(ROOT, 'functions/workspace-export/handler.ts');
@@ -42,13 +44,24 @@ beforeAll(async () => {
   mkdirSync(path.join(ROOT, '.build'), { recursive: true });
   dir = mkdtempSync(path.join(ROOT, '.build', 'trim-entries-'));
   const entries = writeGroupEntries(ops, LAMBDA_GROUPS.filter((g) => ops.some((op) => op.group === g)), dir);
-  const names = new Map<string, string>([...[...entries].map(([group, entry]) => [path.resolve(entry), group] as const), [PUBLIC_LINKS, 'public-links'], [EXPORT_WORKER, 'workspace-export']]);
-  const out = await build({ entryPoints: [...names.keys()], bundle: true, platform: 'node', format: 'esm', mainFields: ['module', 'main'], plugins: [{ name: 'watched-packages-only', setup: (b) => void b.onResolve({ filter: /^[^./#]/ }, (args) => (WATCHED.test(args.path) ? undefined : { external: true })) }], alias: bundlingAliases(bundlesXraySdk()), outdir: path.join(dir, 'out'), write: false, metafile: true, logLevel: 'silent', absWorkingDir: ROOT });
-  for (const output of Object.values(out.metafile.outputs)) {
-    if (!output.entryPoint) continue;
-    const files = Object.entries(output.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => path.relative(ROOT, path.resolve(ROOT, f)).split(path.sep).join('/'));
-    held.set(names.get(path.resolve(ROOT, output.entryPoint))!, files);
-  }
+  const lazy = new Map(Object.entries(API_GROUP_LAZY_MODULES).map(([group, specifiers]) => [group, lazyChunks(specifiers ?? [])]));
+  const named = [...[...entries].map(([group, entry]) => [path.resolve(entry), group] as const), [PUBLIC_LINKS, 'public-links'] as const, [EXPORT_WORKER, 'workspace-export'] as const];
+  // One build of the bundles without lazy modules; one per group with them (its specifiers external) and per chunk.
+  const builds: { names: Map<string, string>; external: string[] }[] = [
+    { names: new Map(named.filter(([, name]) => !lazy.has(name))), external: [] },
+    ...named.filter(([, name]) => lazy.has(name)).map(([entry, name]) => ({ names: new Map([[entry, name]]), external: lazy.get(name)!.map((c) => c.specifier) })),
+    ...[...lazy].flatMap(([group, chunks]) => chunks.map((c) => ({ names: new Map([[path.resolve(c.entry), `${group}:${c.file}`]]), external: [] }))),
+  ];
+  await Promise.all(
+    builds.map(async ({ names, external }, i) => {
+      const out = await build({ entryPoints: [...names.keys()], bundle: true, platform: 'node', format: 'esm', mainFields: ['module', 'main'], plugins: [{ name: 'watched-packages-only', setup: (b) => void b.onResolve({ filter: /^[^./#]/ }, (args) => (WATCHED.test(args.path) ? undefined : { external: true })) }], alias: bundlingAliases(bundlesXraySdk()), external, outdir: path.join(dir, `out-${i}`), write: false, metafile: true, logLevel: 'silent', absWorkingDir: ROOT });
+      for (const output of Object.values(out.metafile.outputs)) {
+        if (!output.entryPoint) continue;
+        const files = Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([f]) => path.relative(ROOT, path.resolve(ROOT, f)).split(path.sep).join('/'));
+        held.set(names.get(path.resolve(ROOT, output.entryPoint))!, files);
+      }
+    }),
+  );
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -64,11 +77,19 @@ describe('API bundle trims (issue 24)', () => {
     for (const name of ['documents', 'extractions', 'public-links']) expect(holds(name, /^shared\/ports\/s3-object-requests\.ts$/), name).toHaveLength(1);
   });
 
-  it('only contacts and messaging parse phone numbers, each with one bundled set and none of the packaged ones', () => {
+  it('only contacts parses phone numbers in its bundle, messaging in its lazy chunk, each with one bundled set and none of the packaged ones', () => {
     const parsing = [...held.keys()].filter((name) => holds(name, /^node_modules\/libphonenumber-js\//).length).sort();
-    expect(parsing).toEqual([...PHONE_GROUPS].sort());
+    expect(parsing).toEqual([...PHONE_GROUPS, 'messaging:lazy/textable-phone.mjs'].sort());
     expect(holds('contacts', /phone-metadata\/|libphonenumber-js\/metadata/)).toEqual(['shared/domain/phone-metadata/min.json']);
-    expect(holds('messaging', /phone-metadata\/|libphonenumber-js\/metadata/)).toEqual(['shared/domain/phone-metadata/mobile.json']);
+    expect(holds('messaging:lazy/textable-phone.mjs', /phone-metadata\/|libphonenumber-js\/metadata/)).toEqual(['shared/domain/phone-metadata/mobile.json']);
+  });
+
+  it('messaging\'s bundle holds neither html-to-text nor libphonenumber-js: its chunks do, and nothing of the project\'s but their own module', () => {
+    expect(holds('messaging', /^shared\/use-cases\/messaging\/send-email\.ts$/)).toHaveLength(1);
+    expect(holds('messaging', /^node_modules\/(html-to-text|htmlparser2|entities|libphonenumber-js)\/|phone-metadata\/|^shared\/domain\/(html-to-text|textable-phone)\.ts$/)).toEqual([]);
+    expect(holds('messaging:lazy/html-to-text.mjs', /^node_modules\/html-to-text\//).length).toBeGreaterThan(0);
+    expect(holds('messaging:lazy/html-to-text.mjs', /^shared\//)).toEqual(['shared/domain/html-to-text.ts']);
+    expect(holds('messaging:lazy/textable-phone.mjs', /^shared\//)).toEqual(['shared/domain/phone-metadata/mobile.json', 'shared/domain/textable-phone.ts']);
   });
 
   it('only templates bundles Handlebars (transactions checks a reminder\'s template by its outline); no API group bundles luxon', () => {
@@ -78,9 +99,10 @@ describe('API bundle trims (issue 24)', () => {
     expect([...held.keys()].filter((name) => holds(name, /^node_modules\/luxon\//).length)).toEqual([]);
   });
 
-  it('messaging holds one copy of entities', () => {
-    const roots = new Set(holds('messaging', /(^|\/)node_modules\/entities\//).map((f) => f.slice(0, f.lastIndexOf('node_modules/entities/'))));
+  it('messaging\'s html-to-text chunk holds one copy of entities', () => {
+    const chunk = 'messaging:lazy/html-to-text.mjs';
+    const roots = new Set(holds(chunk, /(^|\/)node_modules\/entities\//).map((f) => f.slice(0, f.lastIndexOf('node_modules/entities/'))));
     expect([...roots]).toEqual(['']);
-    expect(holds('messaging', /^node_modules\/entities\/lib\//)).toEqual([]);
+    expect(holds(chunk, /^node_modules\/entities\/lib\//)).toEqual([]);
   });
 });

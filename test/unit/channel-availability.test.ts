@@ -15,19 +15,19 @@ describe('emailAvailability', () => {
 });
 
 describe('smsAvailability', () => {
-  it('is available for a mobile-capable number, given in E.164', () => {
-    expect(smsAvailability('(512) 555-0147', consent)).toEqual({ address: '+15125550147', available: true, reason: null });
+  it('is available for a mobile-capable number, given in E.164', async () => {
+    expect(await smsAvailability('(512) 555-0147', consent)).toEqual({ address: '+15125550147', available: true, reason: null });
   });
-  it('says no_address, not_textable (toll-free, landline) and opted_out', () => {
-    expect(smsAvailability(null, consent).reason).toBe('no_address');
-    expect(smsAvailability('+18005550199', consent)).toEqual({ address: '+18005550199', available: false, reason: 'not_textable' });
-    expect(smsAvailability('+442079460958', consent).reason).toBe('not_textable');
-    expect(smsAvailability('512-555-0111', consent)).toEqual({ address: '+15125550111', available: false, reason: 'opted_out' });
+  it('says no_address, not_textable (toll-free, landline) and opted_out', async () => {
+    expect((await smsAvailability(null, consent)).reason).toBe('no_address');
+    expect(await smsAvailability('+18005550199', consent)).toEqual({ address: '+18005550199', available: false, reason: 'not_textable' });
+    expect((await smsAvailability('+442079460958', consent)).reason).toBe('not_textable');
+    expect(await smsAvailability('512-555-0111', consent)).toEqual({ address: '+15125550111', available: false, reason: 'opted_out' });
   });
 });
 
 describe('textableNumbers', () => {
-  it('keeps the textable numbers once each, in E.164', () => {
-    expect(textableNumbers(['512-555-0147', '+15125550147', null, '+18005550199'])).toEqual(['+15125550147']);
+  it('keeps the textable numbers once each, in E.164', async () => {
+    expect(await textableNumbers(['512-555-0147', '+15125550147', null, '+18005550199'])).toEqual(['+15125550147']);
   });
 });

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseRecipientFields } from '#domain/email-addresses';
-import { escapeHtml, htmlToText, textToHtml } from '#domain/html-text';
+import { escapeHtml, textToHtml } from '#domain/html-text';
+import { htmlToText } from '#domain/html-to-text';
 import { elideToken, shareText } from '#domain/document-share';
 import { draftKindOf, draftWording, humanize, spokenDate, type DraftFacts } from '#domain/draft-wording';
 import { replySubject } from '#use-cases/messaging/transaction-email';

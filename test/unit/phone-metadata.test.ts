@@ -2,7 +2,7 @@
  * The phone-number metadata the Lambdas bundle (lib/phone-metadata.ts): the committed files are the derived sets
  * (regenerated after an upgrade), and parsing with them answers as the packaged sets do where their function reads
  * them (the mobile set: number, country, possible, valid; the min set: the number and whether it is possible), so
- * `normalizePhone` and `toE164` (shared/domain/phone.ts) behave exactly as with the full "mobile" set they used before.
+ * `normalizePhone` and `toE164` (shared/domain/phone.ts, shared/domain/textable-phone.ts) behave exactly as with the full "mobile" set they used before.
  * Generated inputs: a `+`, an international prefix (`011`) or none, a calling code of the metadata (one shared by
  * several countries half the time), up to 15 digits, and formatting noise (spaces, dashes, parentheses, an extension).
  */
@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/core';
-import { normalizePhone, toE164 } from '#domain/phone';
+import { normalizePhone } from '#domain/phone';
+import { toE164 } from '#domain/textable-phone';
 import { bundledPhoneMetadata, packagedPhoneMetadata, PHONE_METADATA_FILES, type PhoneMetadataKind } from '#lib/phone-metadata';
 
 const KINDS: PhoneMetadataKind[] = ['min', 'mobile'];

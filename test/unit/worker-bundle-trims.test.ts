@@ -41,7 +41,7 @@ const TRIMS: Record<string, { held: string; removed: string[] }> = {
   'functions/message-send/handler.ts': {
     held: 'node_modules/nodemailer/',
     removed: [
-      'node_modules/html-to-text/', 'node_modules/htmlparser2/', 'shared/domain/html-text.ts',
+      'node_modules/html-to-text/', 'node_modules/htmlparser2/', 'shared/domain/html-to-text.ts',
       'node_modules/@aws-sdk/client-sesv2/dist-es/SESv2.js', 'node_modules/@aws-sdk/client-secrets-manager/dist-es/SecretsManager.js',
       'node_modules/@aws-sdk/client-pinpoint-sms-voice-v2/dist-es/PinpointSMSVoiceV2.js',
       'node_modules/nodemailer/dist/esm/nodemailer.js', 'node_modules/nodemailer/dist/esm/smtp-pool/', 'node_modules/nodemailer/dist/esm/sendmail-transport/',

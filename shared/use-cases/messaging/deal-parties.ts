@@ -8,7 +8,6 @@ import { getContact, type TransactionContact } from '#db/contacts';
 import type { Party } from '#db/communications';
 import type { Deal } from '#db/transactions';
 import { InvalidInput, NotFound } from '#domain/errors';
-import { toE164 } from '#domain/phone';
 
 /** A linked contact with its current channels (the contact's own record, else the link's snapshot). */
 export interface DealRecipient {
@@ -49,8 +48,11 @@ export function partiesOf(deal: Deal, addresses: string[]): Party[] {
   });
 }
 
-/** The deal contact whose number is `e164`, if any. */
-export const contactWithPhone = (deal: Deal, e164: string): TransactionContact | undefined => deal.contacts.find((c) => c.phone && toE164(c.phone) === e164);
+/** The deal contact whose number is `e164`, if any (textable numbers only: `toE164`, loaded on first use). */
+export async function contactWithPhone(deal: Deal, e164: string): Promise<TransactionContact | undefined> {
+  const { toE164 } = await import('#domain/textable-phone');
+  return deal.contacts.find((c) => c.phone && toE164(c.phone) === e164);
+}
 
 /** Where a text goes: a number as given, the field it came from, and the contact it belongs to (if known). */
 export interface SmsRecipient {
@@ -73,7 +75,8 @@ export async function smsRecipient(orgId: string, deal: Deal, input: { contactId
     return { phone, phoneField: input.toPhoneNumber ? 'toPhoneNumber' : 'contactId', contactId: r.contactId, name: r.name };
   }
   if (!input.toPhoneNumber) throw new InvalidInput({ toPhoneNumber: 'is required: give contactId or toPhoneNumber' });
+  const { toE164 } = await import('#domain/textable-phone');
   const e164 = toE164(input.toPhoneNumber);
-  const c = e164 ? contactWithPhone(deal, e164) : undefined;
+  const c = e164 ? await contactWithPhone(deal, e164) : undefined;
   return { phone: input.toPhoneNumber, phoneField: 'toPhoneNumber', contactId: c?.contactId ?? null, name: c?.name ?? null };
 }

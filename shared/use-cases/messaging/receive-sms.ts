@@ -12,7 +12,6 @@ import { transactWrite } from '#db/transact';
 import { replyReceivedPut } from '#use-cases/messaging/reply-event';
 import { smsSender } from '#ports/sms/transport';
 import { HELP_REPLY, OPT_IN_REPLY, OPT_OUT_REPLY, smsKeyword } from '#domain/sms-keywords';
-import { toE164 } from '#domain/phone';
 import { proposeDatesFrom } from '#use-cases/proposals';
 
 /** A text as the provider reports it. */
@@ -33,6 +32,7 @@ export type InboundSmsOutcome = 'threaded' | 'opted_out' | 'opted_in' | 'help' |
  * @returns what was done with it
  */
 export async function receiveSms(sms: InboundSms, receivedAt: Date): Promise<InboundSmsOutcome> {
+  const { toE164 } = await import('#domain/textable-phone');
   const from = toE164(sms.from) ?? sms.from;
   if (await findByProviderId('sms-inbound', sms.providerMessageId)) return 'duplicate';
   const route = await findSmsRoute(from);

@@ -19,7 +19,6 @@ import { inboundMailDomain, serviceSender } from '#ports/mail-identity';
 import type { Actor } from '#events/outbox';
 import { Conflict, InvalidInput, NotFound } from '#domain/errors';
 import { MAX_ATTACHMENT_BYTES, MAX_RECIPIENTS } from '#domain/email-addresses';
-import { htmlToText } from '#domain/html-text';
 import { own } from '#domain/dict';
 import { queuedMessageItems } from '#use-cases/messaging/queue-message';
 
@@ -132,7 +131,8 @@ export async function queueDealEmail(actor: Actor, req: EmailRequest, now: Date,
   const sender = await senderOf(actor, req.fromAccountId);
   const inReplyTo = req.replyToMessageId ? await repliedMessage(actor.orgId, deal.id, req.replyToMessageId) : null;
   const docs = await attachmentsOf(actor.orgId, req);
-  const text = req.text || (req.html ? htmlToText(req.html) : '');
+  // html-to-text is loaded only here (a chunk beside the messaging bundle: lib/bundling/lazy-modules.ts).
+  const text = req.text || (req.html ? (await import('#domain/html-to-text')).htmlToText(req.html) : '');
   const id = randomUUID();
   const emailMessageId = emailMessageIdOf(id);
   const message = newCommunication(

@@ -15,7 +15,6 @@ import { transactWrite } from '#db/transact';
 import type { SmsSend } from '#db/outbound-sends';
 import type { Actor } from '#events/outbox';
 import { Conflict, InvalidInput } from '#domain/errors';
-import { toE164 } from '#domain/phone';
 import { queuedMessageItems } from '#use-cases/messaging/queue-message';
 
 /** Minutes within which the same text to the same number is refused unless `forceOverride`. */
@@ -52,6 +51,8 @@ export interface SmsRequest {
  * @throws Conflict when the number opted out (STOP); nothing lifts that but its START
  */
 export async function textableNumber(phone: string, field: string): Promise<string> {
+  // Loaded on first use (a chunk beside the messaging bundle: lib/bundling/lazy-modules.ts).
+  const { toE164 } = await import('#domain/textable-phone');
   const e164 = toE164(phone);
   if (!e164) throw new InvalidInput({ [field]: 'is not a number that can receive texts (E.164, or a US number)' });
   const optOut = await findSmsOptOut(e164);
