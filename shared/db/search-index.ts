@@ -156,22 +156,28 @@ export async function searchDeals(orgId: string, q: string, wanted: number, acce
 }
 
 /**
- * Up to `perWord` newest deal ids for each of `words` (exact index prefixes), deduplicated: the candidates of an
- * address resolution, those found by more of the words first (a deal at the address has its number and its street's
- * words; one found by a single word is most often another street's), then in the order found. At most
- * `words.length` queries of `perWord` items.
+ * Up to `perWord` newest deal ids for each of `lookups` (exact index prefixes), deduplicated: the candidates of an
+ * address resolution. Ranked by how many of `queryWords` each candidate's own words match (every token item carries
+ * its deal's words; a word matches one it starts), then in the order found: the deal at the address matches its
+ * number and its street's words, a deal found by one common word alone matches few. At most `lookups.length`
+ * queries of `perWord` items.
  */
-export async function dealIdsByWords(orgId: string, words: string[], perWord: number): Promise<string[]> {
+export async function dealIdsByWords(orgId: string, lookups: string[], perWord: number, queryWords: string[]): Promise<string[]> {
   const pages = await Promise.all(
-    words.map((w) =>
+    lookups.map((w) =>
       db().send(
         new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.dealSearch(orgId, w) }, ScanIndexForward: false, Limit: perWord }),
       ),
     ),
   );
-  const found = new Map<string, number>();
-  for (const id of pages.flatMap((p) => (p.Items ?? []).map((t) => String(t.transactionId)))) found.set(id, (found.get(id) ?? 0) + 1);
-  return [...found].sort((a, b) => b[1] - a[1]).map(([id]) => id); // stable: ties keep the order found
+  const matched = new Map<string, number>();
+  for (const t of pages.flatMap((p) => p.Items ?? [])) {
+    const id = String(t.transactionId);
+    if (matched.has(id)) continue;
+    const words = String(t.words ?? '').split(' ');
+    matched.set(id, queryWords.filter((q) => words.some((w) => w.startsWith(q))).length);
+  }
+  return [...matched].sort((a, b) => b[1] - a[1]).map(([id]) => id); // stable: ties keep the order found
 }
 
 /**

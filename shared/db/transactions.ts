@@ -261,8 +261,9 @@ const CANDIDATES_READ = 25;
  * Deals that may match a free-text property address, for `GET /transactions/resolve` to rank: the newest
  * `CANDIDATES_PER_WORD` deals with the query's house number and with each of its three longest other words (from
  * the search-token index), optionally of one status (any letter case). Without a status only the
- * `CANDIDATES_READ` found by the most words are read; with one, every candidate (the status is on the deal). At most
- * four index queries and one `BatchGetItem` of up to 25 deals (200 with a status), whatever the organization's size.
+ * `CANDIDATES_READ` whose words match most of the query's are read; with one, every candidate (the status is on the
+ * deal). At most four index queries and one `BatchGetItem` of up to 25 deals (200 with a status), whatever the
+ * organization's size.
  */
 export async function findDealsByAddress(orgId: string, property: string, status?: string): Promise<Transaction[]> {
   const words = searchWords(property);
@@ -270,7 +271,7 @@ export async function findDealsByAddress(orgId: string, property: string, status
   const others = words.filter((w) => w !== number && w.length >= 3).sort((a, b) => b.length - a.length).slice(0, 3);
   // Each lookup word as the index holds it: a short word whole, a long one cut to its longest indexed prefix.
   const lookups = [number, ...others].filter((w): w is string => w !== undefined).map((w) => searchPrefixes([w]).at(-1)!);
-  const candidates = await dealIdsByWords(orgId, [...new Set(lookups)], CANDIDATES_PER_WORD);
+  const candidates = await dealIdsByWords(orgId, [...new Set(lookups)], CANDIDATES_PER_WORD, words);
   const ids = status ? candidates : candidates.slice(0, CANDIDATES_READ);
   const heads = await batchGetInOrder(ids.map((id) => ({ PK: txnPk(orgId, id), SK: 'TXN' })));
   const wanted = status?.toLowerCase();
