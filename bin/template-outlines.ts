@@ -2,5 +2,5 @@
 import { writeFileSync } from 'node:fs';
 import { SYSTEM_TEMPLATE_OUTLINES_FILE, systemTemplateOutlinesJson } from '../lib/template-outlines.ts';
 
-writeFileSync(SYSTEM_TEMPLATE_OUTLINES_FILE, systemTemplateOutlinesJson());
+writeFileSync(SYSTEM_TEMPLATE_OUTLINES_FILE, await systemTemplateOutlinesJson());
 console.log(`wrote ${SYSTEM_TEMPLATE_OUTLINES_FILE}`);

@@ -12,7 +12,7 @@ import { templateOutlines } from '#domain/template-fields';
 export const SYSTEM_TEMPLATE_OUTLINES_FILE = fileURLToPath(new URL('../shared/domain/system-template-outlines.json', import.meta.url));
 
 /** The file's content as it should be: system template id → `{subject, body}` outlines, one template a line. */
-export function systemTemplateOutlinesJson(): string {
-  const lines = systemTemplateTexts().map((t) => `  ${JSON.stringify(t.id)}: ${JSON.stringify(templateOutlines(t.subject, t.body))}`);
+export async function systemTemplateOutlinesJson(): Promise<string> {
+  const lines = await Promise.all(systemTemplateTexts().map(async (t) => `  ${JSON.stringify(t.id)}: ${JSON.stringify(await templateOutlines(t.subject, t.body))}`));
   return `{\n${lines.join(',\n')}\n}\n`;
 }

@@ -22,6 +22,10 @@ export const API_GROUP_LAZY_MODULES: Partial<Record<LambdaGroup, readonly string
   // html-to-text with its parser (~114 KB) for HTML-only sends, libphonenumber-js with the mobile set (~84 KB) for
   // texts and recipients' SMS availability: without them the group is within 400 KB (README, "Benchmark").
   messaging: ['#domain/html-to-text', '#domain/textable-phone'],
+  // libphonenumber-js with the min set (~60 KB), for a contact write that brings a new phone.
+  contacts: ['#domain/phone'],
+  // Handlebars' parser (~36 KB), for creating and rendering a template; listing and reading use the stored outline.
+  templates: ['#domain/template-parser'],
 };
 
 /** The lazy modules of API group `group` (none for most). */

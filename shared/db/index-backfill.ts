@@ -78,7 +78,7 @@ async function backfillItem(item: Record<string, any>): Promise<keyof BackfillCo
       // one that no longer parses keeps no outline (a reminder then finds blanks only when it renders it).
       let outline;
       try {
-        outline = templateOutlines(item.subject, item.body);
+        outline = await templateOutlines(item.subject, item.body);
       } catch (err) {
         if (err instanceof TemplateSyntaxError) return false;
         throw err;

@@ -1,8 +1,11 @@
 /**
  * The rules of a contact's own fields (designed here; the spec shows no contact fields): which are required, how
  * the display name is made, phone numbers stored in E.164, and the text a search matches.
+ *
+ * The phone parser (shared/domain/phone.ts, libphonenumber-js with its metadata, ~60 KB) is loaded with `import()`
+ * only when a patch brings a new phone: the contacts API group ships it as a chunk beside its bundle
+ * (lib/bundling/lazy-modules.ts), so reading, listing and searching contacts do not load it.
  */
-import { normalizePhone } from '#domain/phone';
 import { InvalidInput } from '#domain/errors';
 import { isEmailAddress } from '#domain/email-addresses';
 
@@ -30,11 +33,12 @@ const clean = (v: string | null | undefined): string | null | undefined => (type
 
 /**
  * A contact's fields after `patch` is applied to `current` (none for a new contact). The type, when not given (or
- * null), is `company` when only a company is named (no first or last name), else `person`.
+ * null), is `company` when only a company is named (no first or last name), else `person`. Async because a new
+ * phone loads the phone parser.
  * @throws InvalidInput when a new email is not an address or a new phone not a valid number, or when none of firstName, lastName, company, email
  *   and phone is left (a contact needs something to be known by)
  */
-export function applyContactPatch(patch: ContactPatch, current?: ContactFields): ContactFields {
+export async function applyContactPatch(patch: ContactPatch, current?: ContactFields): Promise<ContactFields> {
   const pick = <K extends keyof ContactPatch>(k: K) => {
     const v = clean(patch[k] as string | null | undefined);
     return v === undefined ? (current?.[k] ?? null) : v;
@@ -46,6 +50,7 @@ export function applyContactPatch(patch: ContactPatch, current?: ContactFields):
   if (email && email !== current?.email && !isEmailAddress(email)) throw new InvalidInput({ email: 'must be an email address' });
   let phone = pick('phone');
   if (phone && phone !== current?.phone) {
+    const { normalizePhone } = await import('#domain/phone');
     phone = normalizePhone(phone) ?? null;
     if (!phone) throw new InvalidInput({ phone: 'is not a valid phone number (E.164, or a US number)' });
   }

@@ -1,6 +1,7 @@
 /**
- * The merge fields of an email template, from its Handlebars parse tree (the parser alone: a function that only
- * checks templates does not bundle the compiler). Email templates are Handlebars text (https://handlebarsjs.com/guide/): `{{property.address}}` inserts a merge field
+ * The merge fields of an email template, from its Handlebars parse tree (the parser alone, shared/domain/template-parser.ts,
+ * loaded with `import()` by `parseTemplate`: a function that only reads stored templates does not load it, and none
+ * bundles the compiler). Email templates are Handlebars text (https://handlebarsjs.com/guide/): `{{property.address}}` inserts a merge field
  * (shared/domain/merge-fields.ts), `{{#if parties.lender.name}}…{{else}}…{{/if}}` and `{{#unless …}}` test one, and
  * `{{! comment }}` is dropped. Nothing else (other helpers, partials, `#each`/`#with`, `@data`, `../`) is allowed: a
  * template names flat fields only, so every field it uses can be found in its parse tree and checked.
@@ -9,7 +10,6 @@
  * is never rendered blank: it stays in the output as written (`{{keyDates.ClosingDate}}`) and is reported. A
  * condition on a field with no value is simply false.
  */
-import { parse as handlebarsParse } from 'handlebars/dist/cjs/handlebars/compiler/base.js';
 import { isMergeFieldName } from '#domain/merge-fields';
 import type { OutlineNode, TemplateOutlines } from '#domain/template-outline';
 
@@ -31,10 +31,14 @@ export class TemplateSyntaxError extends Error {}
 /** A node of the Handlebars AST (https://github.com/handlebars-lang/handlebars.js/blob/master/docs/compiler-api.md). */
 export type Node = { type: string; [k: string]: any };
 
-/** The parse tree, whitespace control applied (as Handlebars compiles it). @throws TemplateSyntaxError */
-export function parseTemplate(text: string): Node {
+/**
+ * The parse tree, whitespace control applied (as Handlebars compiles it). Async: the first call loads the parser.
+ * @throws TemplateSyntaxError
+ */
+export async function parseTemplate(text: string): Promise<Node> {
+  const { parse } = await import('#domain/template-parser');
   try {
-    return handlebarsParse(text) as Node;
+    return parse(text) as Node;
   } catch (err) {
     throw new TemplateSyntaxError(err instanceof Error ? err.message.split('\n')[0] : String(err));
   }
@@ -104,8 +108,8 @@ function templateText(n: Node): string {
  * What a template uses.
  * @throws TemplateSyntaxError when the text does not parse
  */
-export function analyzeTemplate(text: string): TemplateAnalysis {
-  return analyzeTree(parseTemplate(text));
+export async function analyzeTemplate(text: string): Promise<TemplateAnalysis> {
+  return analyzeTree(await parseTemplate(text));
 }
 
 /**
@@ -127,4 +131,7 @@ export function outlineOf(program: Node | undefined): OutlineNode[] {
 }
 
 /** The outlines of a subject and body, as stored with a template. @throws TemplateSyntaxError when a text does not parse */
-export const templateOutlines = (subject: string, body: string): TemplateOutlines => ({ subject: outlineOf(parseTemplate(subject)), body: outlineOf(parseTemplate(body)) });
+export const templateOutlines = async (subject: string, body: string): Promise<TemplateOutlines> => ({
+  subject: outlineOf(await parseTemplate(subject)),
+  body: outlineOf(await parseTemplate(body)),
+});

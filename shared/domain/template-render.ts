@@ -20,12 +20,12 @@ export interface RenderedText {
 }
 
 /**
- * Renders a template with merge-field values.
+ * Renders a template with merge-field values (async: parsing loads the parser).
  * @param values field name → value (null or absent when the deal has none)
  * @throws TemplateSyntaxError when the text does not parse or uses an unsupported construct
  */
-export function renderTemplate(text: string, values: ReadonlyMap<string, string | null>): RenderedText {
-  const tree = parseTemplate(text);
+export async function renderTemplate(text: string, values: ReadonlyMap<string, string | null>): Promise<RenderedText> {
+  const tree = await parseTemplate(text);
   const a = analyzeTree(tree);
   if (a.unsupported.length) throw new TemplateSyntaxError(`unsupported: ${a.unsupported.join('; ')}`);
   const has = (f: string) => isMergeFieldName(f) && values.get(f) != null && values.get(f) !== '';

@@ -64,7 +64,7 @@ async function namingHolder<T>(orgId: string, write: () => Promise<T>): Promise<
  * @throws Conflict naming the existing contact's id when another contact of the organization has the email address
  */
 export async function createContact(actor: Actor, fields: ContactPatch, now: Date): Promise<Contact> {
-  const contact: Contact = { id: randomUUID(), ...applyContactPatch(fields), createdAt: now.toISOString(), updatedAt: now.toISOString() };
+  const contact: Contact = { id: randomUUID(), ...(await applyContactPatch(fields)), createdAt: now.toISOString(), updatedAt: now.toISOString() };
   const items = contactCreateItems(actor, contact, undefined, now);
   await namingHolder(actor.orgId, () => transactWrite(items, (i) => claimFailure(contact.email)(i, items)));
   return contact;
@@ -82,7 +82,7 @@ export async function updateContact(actor: Actor, contactId: string, patch: Cont
   return namingHolder(actor.orgId, () =>
     retryStale(async () => {
       const { contact: before, version } = await getVersionedContact(actor.orgId, contactId);
-      const fields = applyContactPatch(patch, before);
+      const fields = await applyContactPatch(patch, before);
       if (sameContactFields(fields, before)) return before;
       const after: Contact = { ...before, ...fields, updatedAt: now.toISOString() };
       const links = await listContactLinks(actor.orgId, contactId);

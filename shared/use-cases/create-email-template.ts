@@ -26,9 +26,9 @@ export interface NewTemplate {
 }
 
 /** Checks one template text. @returns the error message for its field, or undefined when it is usable */
-function textProblem(text: string): string | undefined {
+async function textProblem(text: string): Promise<string | undefined> {
   try {
-    const a = analyzeTemplate(text);
+    const a = await analyzeTemplate(text);
     if (a.unsupported.length) return `uses unsupported template syntax: ${a.unsupported.join('; ')}`;
     if (a.unknownFields.length) return `uses unknown merge fields: ${a.unknownFields.join(', ')} (GET /api/v1/transactions/{transactionId}/merge-fields lists them)`;
   } catch (err) {
@@ -53,12 +53,12 @@ export async function createEmailTemplate(actor: Actor, input: NewTemplate, now:
     if (!text?.trim()) errors[field] = 'is required';
     else if (field === 'subject' && /[\r\n]/.test(text)) errors.subject = 'must be one line';
     else {
-      const problem = textProblem(text);
+      const problem = await textProblem(text);
       if (problem) errors[field] = problem;
     }
   }
   if (Object.keys(errors).length) throw new InvalidInput(errors);
-  const outline = templateOutlines(input.subject!, input.body!);
+  const outline = await templateOutlines(input.subject!, input.body!);
   const existing = await listOrgEmailTemplates(actor.orgId);
   if (existing.length >= MAX_ORG_TEMPLATES) throw new InvalidInput({ name: `the organization has ${MAX_ORG_TEMPLATES} templates, the most it may have` });
   const trimmed = (v: string | null | undefined) => v?.trim() || null;

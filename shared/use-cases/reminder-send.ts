@@ -51,7 +51,7 @@ export async function sendReminder(fire: ReminderFire, now: Date): Promise<'sent
   try {
     const template = await findEmailTemplate(orgId, r.emailTemplateId);
     if (!template) return await fail(`its email template ${r.emailTemplateId} no longer exists`);
-    const email = renderWith(template, await reminderMergeFields(orgId, deal, r));
+    const email = await renderWith(template, await reminderMergeFields(orgId, deal, r));
     const blank = [...email.unknownFields, ...email.missingFields];
     if (blank.length) return await fail(`merge fields without a value: ${blank.join(', ')}; not sent rather than sent with blanks`);
     const { addresses } = recipientsOf(deal, r);

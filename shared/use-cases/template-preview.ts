@@ -1,6 +1,7 @@
 /**
  * Rendering a template against a deal (spec "Templates and forms": `POST .../render-template`, a preview: nothing is
- * sent or stored), and the renderer a reminder's email uses when it is sent. Bundles the Handlebars compiler.
+ * sent or stored), and the renderer a reminder's email uses when it is sent. Handlebars' parser is loaded on the first
+ * render (shared/domain/template-fields.ts); no function bundles its compiler.
  */
 import { getDeal } from '#db/transactions';
 import { InvalidInput } from '#domain/errors';
@@ -29,11 +30,11 @@ export interface RenderedTemplate {
  * Renders a template's subject and body with merge-field values.
  * @throws InvalidInput (`field`) when the template's text does not parse or uses unsupported syntax
  */
-export function renderWith(t: EmailTemplate, fields: MergeField[], field = 'templateId'): RenderedTemplate {
+export async function renderWith(t: EmailTemplate, fields: MergeField[], field = 'templateId'): Promise<RenderedTemplate> {
   const values = new Map(fields.map((f) => [f.name, f.value]));
   try {
-    const s = renderTemplate(t.subject, values);
-    const b = renderTemplate(t.body, values);
+    const s = await renderTemplate(t.subject, values);
+    const b = await renderTemplate(t.body, values);
     const union = (x: string[], y: string[]) => [...new Set([...x, ...y])];
     const unknownFields = union(s.unknownFields, b.unknownFields);
     const missingFields = union(s.missingFields, b.missingFields);

@@ -23,8 +23,8 @@ import { API_GROUP_LAZY_MODULES, lazyChunks } from '#lib/bundling/lazy-modules';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** API groups that may hold the S3 client: none (the communication-log ZIP is built by report-zip, lib/report-builder.ts). */
 const S3_CLIENT_GROUPS: string[] = [];
-/** Groups that parse phone numbers in their bundle: contacts normalizes them (messaging tells textable ones in a chunk). */
-const PHONE_GROUPS = ['contacts'];
+/** What parses phone numbers: lazy chunks only (contacts normalizes them, messaging tells textable ones). */
+const PHONE_CHUNKS = ['contacts:lazy/phone.mjs', 'messaging:lazy/textable-phone.mjs'];
 const PUBLIC_LINKS = path.join(ROOT, 'functions/public-links/handler.ts');
 /** A worker that keeps the S3 client (it streams objects and uploads multipart): the control that the check finds it. */
 const EXPORT_WORKER = path.join(ROOT, 'functions/workspace-export/handler.ts');
@@ -36,8 +36,8 @@ const holds = (name: string, pattern: RegExp) => (held.get(name) ?? []).filter((
 const S3_CLIENT = /^node_modules\/@aws-sdk\/client-s3\//;
 /** The packages bundled (and so measured); every other package import is left external. */
 const WATCHED = /^(@aws-sdk\/client-s3|libphonenumber-js|html-to-text|htmlparser2|dom-serializer|entities|luxon|handlebars)(\/|$)/;
-/** The one group that parses templates: it checks a template's text when it is created and renders previews. */
-const TEMPLATE_PARSING_GROUPS = ['templates'];
+/** What parses templates: the templates group's lazy chunk (it checks a template's text when it is created and renders previews). */
+const TEMPLATE_PARSING_CHUNKS = ['templates:lazy/template-parser.mjs'];
 
 beforeAll(async () => {
   const ops = await loadOperations();
@@ -77,10 +77,11 @@ describe('API bundle trims (issue 24)', () => {
     for (const name of ['documents', 'extractions', 'public-links']) expect(holds(name, /^shared\/ports\/s3-object-requests\.ts$/), name).toHaveLength(1);
   });
 
-  it('only contacts parses phone numbers in its bundle, messaging in its lazy chunk, each with one bundled set and none of the packaged ones', () => {
+  it('only contacts\' and messaging\'s lazy chunks parse phone numbers, each with one bundled set and none of the packaged ones', () => {
     const parsing = [...held.keys()].filter((name) => holds(name, /^node_modules\/libphonenumber-js\//).length).sort();
-    expect(parsing).toEqual([...PHONE_GROUPS, 'messaging:lazy/textable-phone.mjs'].sort());
-    expect(holds('contacts', /phone-metadata\/|libphonenumber-js\/metadata/)).toEqual(['shared/domain/phone-metadata/min.json']);
+    expect(parsing).toEqual(PHONE_CHUNKS);
+    expect(holds('contacts', /^shared\/domain\/contact-fields\.ts$/)).toHaveLength(1);
+    expect(holds('contacts:lazy/phone.mjs', /^shared\//)).toEqual(['shared/domain/phone-metadata/min.json', 'shared/domain/phone.ts']);
     expect(holds('messaging:lazy/textable-phone.mjs', /phone-metadata\/|libphonenumber-js\/metadata/)).toEqual(['shared/domain/phone-metadata/mobile.json']);
   });
 
@@ -92,9 +93,11 @@ describe('API bundle trims (issue 24)', () => {
     expect(holds('messaging:lazy/textable-phone.mjs', /^shared\//)).toEqual(['shared/domain/phone-metadata/mobile.json', 'shared/domain/textable-phone.ts']);
   });
 
-  it('only templates bundles Handlebars (transactions checks a reminder\'s template by its outline); no API group bundles luxon', () => {
+  it('only templates\' lazy chunk holds Handlebars (transactions checks a reminder\'s template by its outline); no API group bundles luxon', () => {
     const parsing = [...held.keys()].filter((name) => holds(name, /^node_modules\/handlebars\//).length);
-    expect(parsing).toEqual(TEMPLATE_PARSING_GROUPS);
+    expect(parsing).toEqual(TEMPLATE_PARSING_CHUNKS);
+    expect(holds('templates', /^shared\/domain\/template-fields\.ts$/)).toHaveLength(1);
+    expect(holds('templates:lazy/template-parser.mjs', /^shared\//)).toEqual(['shared/domain/template-parser.ts']);
     expect(holds('transactions', /^shared\/domain\/template-outline\.ts$/)).toHaveLength(1);
     expect([...held.keys()].filter((name) => holds(name, /^node_modules\/luxon\//).length)).toEqual([]);
   });

@@ -18,8 +18,8 @@ const NESTED =
   '{{#unless keyDates.InspectionDeadline}} No option period.{{else}} Option ends {{keyDates.InspectionDeadline}}.{{/unless}} {{! a comment }}{{property.address}} {{client.firstName}}';
 
 describe('template outlines', () => {
-  it('keep the fields and blocks of the parse tree in source order, without the wording', () => {
-    expect(outlineOf(parseTemplate(NESTED))).toEqual([
+  it('keep the fields and blocks of the parse tree in source order, without the wording', async () => {
+    expect(outlineOf(await parseTemplate(NESTED))).toEqual([
       'client.firstName',
       { block: 'if', field: 'reminder.note', then: ['reminder.note'], else: [{ block: 'if', field: 'parties.seller.name', then: ['parties.seller.name'], else: ['parties.seller.email'] }] },
       { block: 'unless', field: 'keyDates.InspectionDeadline', then: [], else: ['keyDates.InspectionDeadline'] },
@@ -28,22 +28,22 @@ describe('template outlines', () => {
     ]);
   });
 
-  it('give the fields and conditions the parser’s analysis gives', () => {
+  it('give the fields and conditions the parser’s analysis gives', async () => {
     const text = `${NESTED}{{#if keyDates.ClosingDate}} Closing soon.{{/if}}`;
-    const { fields, conditions } = analyzeTemplate(text);
-    expect(outlineFields(outlineOf(parseTemplate(text)))).toEqual({ fields, conditions });
+    const { fields, conditions } = await analyzeTemplate(text);
+    expect(outlineFields(outlineOf(await parseTemplate(text)))).toEqual({ fields, conditions });
     expect(conditions).toEqual(['keyDates.ClosingDate']);
   });
 
-  it('reach the fields of the branches taken: #if on a value, #unless without one, else-if chains', () => {
-    const nodes = outlineOf(parseTemplate(NESTED));
+  it('reach the fields of the branches taken: #if on a value, #unless without one, else-if chains', async () => {
+    const nodes = outlineOf(await parseTemplate(NESTED));
     expect(reachedFields(nodes, () => false)).toEqual(['client.firstName', 'parties.seller.email', 'property.address']);
     expect(reachedFields(nodes, (f) => f === 'parties.seller.name')).toEqual(['client.firstName', 'parties.seller.name', 'property.address']);
     expect(reachedFields(nodes, () => true)).toEqual(['client.firstName', 'reminder.note', 'keyDates.InspectionDeadline', 'property.address']);
   });
 
-  it('list a template’s merge fields as it is saved with them: inserted (subject, then body), then only tested', () => {
-    const o = templateOutlines('{{property.address}}: {{#if keyDates.ClosingDate}}closing{{/if}}', NESTED);
+  it('list a template’s merge fields as it is saved with them: inserted (subject, then body), then only tested', async () => {
+    const o = await templateOutlines('{{property.address}}: {{#if keyDates.ClosingDate}}closing{{/if}}', NESTED);
     expect(mergeFieldsOfOutlines(o)).toEqual([
       'property.address',
       'client.firstName',
@@ -55,12 +55,12 @@ describe('template outlines', () => {
     ]);
   });
 
-  it('the generated system outlines are current (else: npx tsx bin/template-outlines.ts) and give each template its fields', () => {
-    expect(readFileSync(SYSTEM_TEMPLATE_OUTLINES_FILE, 'utf8')).toBe(systemTemplateOutlinesJson());
+  it('the generated system outlines are current (else: npx tsx bin/template-outlines.ts) and give each template its fields', async () => {
+    expect(readFileSync(SYSTEM_TEMPLATE_OUTLINES_FILE, 'utf8')).toBe(await systemTemplateOutlinesJson());
     for (const t of systemEmailTemplates()) {
-      expect(t.outline, t.slug).toEqual(templateOutlines(t.subject, t.body));
-      const s = analyzeTemplate(t.subject);
-      const b = analyzeTemplate(t.body);
+      expect(t.outline, t.slug).toEqual(await templateOutlines(t.subject, t.body));
+      const s = await analyzeTemplate(t.subject);
+      const b = await analyzeTemplate(t.body);
       expect(t.mergeFields, t.slug).toEqual([...new Set([...s.fields, ...b.fields, ...s.conditions, ...b.conditions])]);
     }
   });
@@ -74,8 +74,8 @@ describe('blank fields of a template on a deal', () => {
       reminder: { deadlineType: 'ClosingDate', deadlineLabel: 'Closing', deadlineDate: '2030-06-01', daysBefore: 3, note: null },
     });
 
-  it('names the fields inserted without a value in the branches taken, not those only tested', () => {
-    const t = { outline: templateOutlines('Closing {{keyDates.ClosingDate}}', '{{#if keyDates.OptionFeeDue}}Fee due {{keyDates.OptionFeeDue}}{{/if}} {{client.firstName}} {{#if reminder.note}}{{reminder.note}}{{/if}}') };
+  it('names the fields inserted without a value in the branches taken, not those only tested', async () => {
+    const t = { outline: await templateOutlines('Closing {{keyDates.ClosingDate}}', '{{#if keyDates.OptionFeeDue}}Fee due {{keyDates.OptionFeeDue}}{{/if}} {{client.firstName}} {{#if reminder.note}}{{reminder.note}}{{/if}}') };
     expect(blankFields(t, deal([{ keyDateType: 'ClosingDate', dateValue: '2030-06-01' }]))).toEqual(['client.firstName']);
     expect(blankFields(t, deal([]))).toEqual(['keyDates.ClosingDate', 'client.firstName']);
   });
