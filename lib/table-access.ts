@@ -5,6 +5,7 @@
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Operation } from '#api/operation';
+import { oauthPk } from '#db/keys';
 
 /** A DynamoDB data-plane action this service grants. `Scan` and `dynamodb:*` are deliberately absent. */
 export type DynamoDbAction =
@@ -51,7 +52,7 @@ export const BASE_TABLE_ACCESS: TableAccess = [
  * OAuth function publishes (lib/oauth-server.ts). A group able to write it could publish a key of its own and mint
  * tokens for any organization.
  */
-export const OAUTH_FUNCTION_ONLY_PARTITIONS = ['OAUTHKEY#*'] as const;
+export const OAUTH_FUNCTION_ONLY_PARTITIONS = [oauthPk.signingKey('*')] as const;
 
 /** The item-level DynamoDB actions that write; a transaction's items are checked by these too (IAM judges each item). */
 const ITEM_WRITE_ACTIONS: readonly DynamoDbAction[] = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
