@@ -13,8 +13,10 @@
  *   the scheduled attempts;
  * - `receiveWhatIsVisible`: it holds a `ReceiveMessage` until it has `MaxNumberOfMessages` messages or its
  *   wait (plus 40 ms) is over, a batching window that SQS does not have and the delivery event source does not
- *   set (lib/webhook-pipeline.ts), which would add up to 40 ms to every delivery.
+ *   set (lib/webhook-pipeline.ts), which would add up to 40 ms to every delivery, and a long poll's whole wait
+ *   to a message that arrives (or whose visibility timeout ends) during it.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type Server } from 'node:http';
 import { createRequestHandler } from 'local-aws-sqs';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -66,7 +68,13 @@ export async function startLocalSqs(opts: { port?: number; region?: string; jour
     region,
     emulateQueueCreationLifecycle: false,
   });
-  const server: Server = createServer(requestHandler);
+  // Each request's state, so that a long poll whose client went away (a poller stopped) takes no message.
+  const requests = new AsyncLocalStorage<RequestState>();
+  const server: Server = createServer((req, res) => {
+    const state: RequestState = { gone: false };
+    res.once('close', () => (state.gone = !res.writableFinished));
+    requests.run(state, () => requestHandler(req, res));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
@@ -74,8 +82,10 @@ export async function startLocalSqs(opts: { port?: number; region?: string; jour
       resolve();
     });
   });
+  const longPolls = new Set<() => void>();
   const stop = () =>
     new Promise<void>((resolve) => {
+      for (const end of [...longPolls]) end();
       server.close(() => resolve());
       server.closeAllConnections();
     });
@@ -100,7 +110,7 @@ export async function startLocalSqs(opts: { port?: number; region?: string; jour
     ).QueueUrl!;
     const queueArn = await arnOf(queueUrl);
     const attributesOf = new Map(service.Queues.map((q) => [q.QueueName, keepReceiveCountOnVisibilityChange(q as unknown as EngineQueue)]));
-    for (const q of service.Queues) receiveWhatIsVisible(q as unknown as EngineQueue, attributesOf.get(q.QueueName)!);
+    for (const q of service.Queues) receiveWhatIsVisible(q as unknown as EngineQueue, attributesOf.get(q.QueueName)!, { longPolls, request: () => requests.getStore() });
     const main = service.Queues.find((q) => q.QueueName === WEBHOOK_QUEUE_NAME);
     if (opts.journalFile && main) journalSends(main as unknown as JournaledQueue, opts.journalFile);
     const setReceiveCount = (messageId: string, count: number): boolean => {
@@ -130,6 +140,8 @@ export interface EngineQueue {
   newRecord: (msg: Record<string, unknown>, delay?: number) => EngineEntry;
   changeVisibility: (receiptHandle: string, visibilityTimeout: string) => boolean;
   receive: (args: ReceiveArgs) => Promise<unknown[]>;
+  /** Removes a message (DeleteMessage, and the move of a message to the DLQ). */
+  delete: (receiptHandle: string) => boolean;
 }
 /** What `keepReceiveCountOnVisibilityChange` returns: a message's attributes by id, and the messages it indexed. */
 export type EngineIndex = ((messageId: string) => Record<string, string> | undefined) & { entries(): Iterable<EngineEntry> };
@@ -147,8 +159,9 @@ function messageIdOf(receiptHandle: string): string | undefined {
 /**
  * local-aws-sqs 2.0.2 runs the same routine for ReceiveMessage and ChangeMessageVisibility, so a visibility
  * change increments `ApproximateReceiveCount` (and the redrive check uses that count). Real SQS counts
- * receives only. This wraps one queue instance: it indexes messages as they are created and restores
- * the count (and first-receive timestamp) right after each visibility change.
+ * receives only. This wraps one queue instance: it indexes messages as they are created (and forgets them once
+ * deleted, so the index holds about what the queue holds) and restores the count (and first-receive timestamp) right
+ * after each visibility change.
  */
 export function keepReceiveCountOnVisibilityChange(queue: EngineQueue): EngineIndex {
   const entries = new Map<string, WeakRef<EngineEntry>>();
@@ -158,6 +171,13 @@ export function keepReceiveCountOnVisibilityChange(queue: EngineQueue): EngineIn
     if (entries.size >= 1024) for (const [id, ref] of entries) if (!ref.deref()) entries.delete(id);
     entries.set(entry.record.MessageId, new WeakRef(entry));
     return entry;
+  };
+  const remove = queue.delete.bind(queue);
+  queue.delete = (receiptHandle) => {
+    const removed = remove(receiptHandle);
+    const id = messageIdOf(receiptHandle);
+    if (id) entries.delete(id);
+    return removed;
   };
   const changeVisibility = queue.changeVisibility.bind(queue);
   queue.changeVisibility = (receiptHandle, visibilityTimeout) => {
@@ -182,19 +202,59 @@ export function keepReceiveCountOnVisibilityChange(queue: EngineQueue): EngineIn
   });
 }
 
+/** A ReceiveMessage request's state: `gone` once its client closed the connection before the answer. */
+export interface RequestState {
+  gone: boolean;
+}
+
+/** How often a waiting long poll looks for a visible message, in ms (the engine's own receive looks every 10 ms). */
+const LONG_POLL_CHECK_MS = 10;
+
 /**
  * Makes one queue instance answer `ReceiveMessage` as SQS does once messages are there: the engine is asked for no
  * more than the messages visible now, so it returns them at its first check (10 ms) instead of waiting to fill
- * `MaxNumberOfMessages`. With none visible the engine waits as before (up to `WaitTimeSeconds` + 40 ms) and
- * returns what arrives. Visible messages are counted among those `index` saw created (deleted ones are never
- * visible again).
+ * `MaxNumberOfMessages`. A long poll (`WaitTimeSeconds` > 0) that finds none waits here for the first one to be
+ * visible (sent, or back after its visibility timeout), checking every `LONG_POLL_CHECK_MS`, and then returns it at
+ * once, as SQS does; it returns no message when its wait ends first. A short poll with none visible waits as before
+ * (40 ms). Visible messages are counted among those `index` saw created (deleted ones are never visible again).
+ * @param opts.longPolls the waiting long polls' early ends (called when the server stops: they answer with no message)
+ * @param opts.request the state of the request being answered; a long poll whose client is gone ends with no message
  */
-export function receiveWhatIsVisible(queue: EngineQueue, index: EngineIndex): void {
+export function receiveWhatIsVisible(
+  queue: EngineQueue,
+  index: EngineIndex,
+  opts: { longPolls?: Set<() => void>; request?: () => RequestState | undefined } = {},
+): void {
+  const longPolls = opts.longPolls ?? new Set<() => void>();
   const receive = queue.receive.bind(queue);
-  queue.receive = (args) => {
-    let visible = 0;
-    for (const e of index.entries()) if (e.visible && !e.delayed) visible++;
+  /** Visible messages, counted up to `wanted`. */
+  const visibleNow = (wanted: number) => {
+    let n = 0;
+    for (const e of index.entries()) if (e.visible && !e.delayed && ++n >= wanted) break;
+    return n;
+  };
+  const firstVisible = (wanted: number, waitMs: number, request: RequestState | undefined) =>
+    new Promise<number>((resolve) => {
+      const deadline = Date.now() + waitMs;
+      const done = (n: number) => (clearInterval(timer), longPolls.delete(end), resolve(n));
+      const end = () => done(0);
+      const timer = setInterval(() => {
+        if (request?.gone) return done(0);
+        const n = visibleNow(wanted);
+        if (n || Date.now() >= deadline) done(n);
+      }, LONG_POLL_CHECK_MS);
+      timer.unref();
+      longPolls.add(end);
+    });
+  queue.receive = async (args) => {
     const wanted = Number(args.MaxNumberOfMessages ?? 1);
-    return receive(visible > 0 && visible < wanted ? { ...args, MaxNumberOfMessages: visible } : args);
+    const waitMs = Number(args.WaitTimeSeconds ?? 0) * 1000;
+    let visible = visibleNow(wanted);
+    if (!visible && waitMs > 0) {
+      visible = await firstVisible(wanted, waitMs, opts.request?.());
+      if (!visible) return [];
+    }
+    // Collected without a wait of the engine's own: another receive may have taken some of them meanwhile.
+    return receive(visible > 0 ? { ...args, MaxNumberOfMessages: visible, WaitTimeSeconds: 0 } : args);
   };
 }

@@ -24,7 +24,7 @@ export interface SqsPollerOptions {
   invoke: (event: SQSEvent) => Promise<SQSBatchResponse | void>;
   /** Messages per ReceiveMessage / per invocation, 1–10 (default 10). */
   batchSize?: number;
-  /** Long-poll wait per ReceiveMessage, 0–20 s (default 1). Also bounds how long `stop()` takes. */
+  /** Long-poll wait per ReceiveMessage, 0–20 s (default 1); `stop()` ends a waiting long poll at once. */
   waitTimeSeconds?: number;
   /** Pause after an empty short poll (`waitTimeSeconds` 0), in ms (default 50). */
   idleMs?: number;
@@ -47,7 +47,8 @@ export interface SqsPoller {
  * Starts `concurrency` loops of ReceiveMessage (all system and message attributes) → `invoke` →
  * DeleteMessageBatch of the records not listed in `batchItemFailures`. As with Lambda, a response that
  * names an unknown or empty `itemIdentifier`, or an `invoke` that throws, fails the whole batch (nothing
- * is deleted). Receive/delete errors are logged and retried after 1 s; the loops never throw.
+ * is deleted). Receive/delete errors are logged and retried after 1 s; the loops never throw. `stop()` aborts the
+ * receives still waiting.
  * @throws RangeError when `batchSize` is outside 1–10, `waitTimeSeconds` outside 0–20 or `concurrency` < 1
  */
 export function startSqsPoller(opts: SqsPollerOptions): SqsPoller {
@@ -67,6 +68,7 @@ export function startSqsPoller(opts: SqsPollerOptions): SqsPoller {
     });
 
   let stopping = false;
+  const receives = new AbortController();
   const sleepers = new Set<() => void>();
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -120,11 +122,13 @@ export function startSqsPoller(opts: SqsPollerOptions): SqsPoller {
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
+          { abortSignal: receives.signal },
         );
         // Received messages are in flight: process them even when stopping.
         if (res.Messages?.length) await handleBatch(res.Messages);
         else if (waitTimeSeconds === 0) await pause(opts.idleMs ?? 50);
       } catch (err) {
+        if (stopping && (err as Error).name === 'AbortError') break; // the receive stop() ended
         log('receive/delete failed; retrying in 1 s', err);
         await pause(1000);
       }
@@ -138,6 +142,7 @@ export function startSqsPoller(opts: SqsPollerOptions): SqsPoller {
       (stopped ??= (async () => {
         stopping = true;
         for (const wake of [...sleepers]) wake();
+        receives.abort();
         await Promise.all(loops);
         if (ownClient) client.destroy();
       })()),

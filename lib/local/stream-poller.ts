@@ -140,16 +140,20 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     }
   }
 
+  /** Whether the checkpoint's directory exists: made once, not before each save (one follows every batch). */
+  let directoryMade = false;
   async function saveCheckpoint(): Promise<void> {
     if (!checkpointDirty) return;
     checkpointDirty = false;
     try {
-      await mkdir(path.dirname(checkpointFile), { recursive: true });
+      if (!directoryMade) await mkdir(path.dirname(checkpointFile), { recursive: true });
+      directoryMade = true;
       const tmp = `${checkpointFile}.${process.pid}.${Date.now()}.tmp`;
       await writeFile(tmp, JSON.stringify(checkpoint, null, 2) + '\n');
       await rename(tmp, checkpointFile);
     } catch (err) {
       checkpointDirty = true;
+      directoryMade = false; // removed meanwhile? made again on the next try
       log(`could not write checkpoint ${checkpointFile}`, err);
     }
   }

@@ -92,8 +92,13 @@ async function attemptDelivery(record: SQSRecord, now: () => Date, batch: Delive
   const sentAt = started.toISOString();
   const result = await postWebhook(sub.url, m.payload, deliveryHeaders(m, sub.secret, sub.headers, sentAt), sub.timeoutSeconds * 1000);
   if (result.ok) {
-    await recordAttempt({ ...base, attemptedAt: sentAt, ok: true, statusCode: result.statusCode, latencyMs: result.latencyMs, error: null, nextRetryAt: null, outcome: 'succeeded' });
-    if (await batch.clearsFailures(m.orgId, sub.id)) await recordWebhookSuccess(m.orgId, sub.id);
+    const stored = recordAttempt({ ...base, attemptedAt: sentAt, ok: true, statusCode: result.statusCode, latencyMs: result.latencyMs, error: null, nextRetryAt: null, outcome: 'succeeded' });
+    // The breaker's reset goes with the attempt items' write (not after it), once the batch's failures are counted.
+    const reset = batch.failuresKnown().then(async () => {
+      if (await batch.clearsFailures(m.orgId, sub.id)) await recordWebhookSuccess(m.orgId, sub.id);
+    });
+    const failed = (await Promise.allSettled([stored, reset])).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     countDelivery('DeliveriesSucceeded');
     return false;
   }

@@ -6,7 +6,8 @@
  *   stops the others' retries (their next receive reads it paused).
  * - the breaker's reset after a success: made by the first success after the failures the batch knows of (its read,
  *   or failures recorded during the batch), not by every success of the batch; skipped when there are none, the
- *   case where the conditional update (shared/db/webhooks.ts `recordWebhookSuccess`) changes nothing.
+ *   case where the conditional update (shared/db/webhooks.ts `recordWebhookSuccess`) changes nothing. A success asks
+ *   once the batch's failures are known (`failuresKnown`: when the attempt items are flushed), alongside their write.
  * - the attempt items: written together (one `BatchWriteItem`) once every message of the batch has its attempt or
  *   has finished without one, or 1 s after the first one waits; each delivery record is still moved by its own
  *   conditional update, at once.
@@ -47,6 +48,12 @@ export interface DeliveryBatch {
   recordAttempt(orgId: string, a: DeliveryAttempt, now: Date, retry?: RetryLater): Promise<void>;
   /** A message that finished without `recordAttempt` (dropped unread, or an error): the batch stops waiting for it. */
   release(): void;
+  /**
+   * Resolves when the attempt items waiting now are flushed: every message of the batch has its attempt, or finished,
+   * or 1 s passed. Its failures are counted by then (each failed attempt is counted before it is recorded). Call it
+   * after `recordAttempt`.
+   */
+  failuresKnown(): Promise<void>;
 }
 
 /**
@@ -60,6 +67,8 @@ export function deliveryBatch(size: number): DeliveryBatch {
   /** The failure count (as above) that a success of the batch cleared, by subscription. */
   const cleared = new Map<string, number>();
   const waiting: { item: Record<string, unknown>; retry?: RetryLater; done: (err?: unknown) => void }[] = [];
+  /** Callers of `failuresKnown`, woken by the next flush. */
+  const untilFlush: (() => void)[] = [];
   let open = size;
   let timer: NodeJS.Timeout | undefined;
   const key = (orgId: string, id: string) => `${orgId}/${id}`;
@@ -68,6 +77,7 @@ export function deliveryBatch(size: number): DeliveryBatch {
     clearTimeout(timer);
     timer = undefined;
     const batch = waiting.splice(0);
+    for (const wake of untilFlush.splice(0)) wake();
     if (!batch.length) return;
     const retries = batch.filter((w) => w.retry);
     Promise.all([
@@ -109,6 +119,7 @@ export function deliveryBatch(size: number): DeliveryBatch {
       await Promise.all([stored, markDelivery(orgId, a)]);
     },
     release: settle,
+    failuresKnown: () => (waiting.length ? new Promise<void>((resolve) => untilFlush.push(resolve)) : Promise.resolve()),
   };
 }
 

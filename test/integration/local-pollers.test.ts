@@ -67,6 +67,43 @@ describe('SQS poller over local-aws-sqs', () => {
     await sqs().send(new DeleteMessageBatchCommand({ QueueUrl: local.queueUrl, Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
   });
 
+  it('a waiting long poll answers with a message once it is sent, and with a retried one once its visibility ends', async () => {
+    const receive = () => sqs().send(new ReceiveMessageCommand({ QueueUrl: local.queueUrl, WaitTimeSeconds: 20, MaxNumberOfMessages: 10, AttributeNames: ['All'] }));
+    const started = Date.now();
+    const waiting = receive();
+    await new Promise((r) => setTimeout(r, 200));
+    const sent = await sqs().send(new SendMessageCommand({ QueueUrl: local.queueUrl, MessageBody: 'later-1' }));
+    const first = await waiting;
+    // The engine alone would answer this long poll at the end of its 20 s wait.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(first.Messages?.map((m) => m.MessageId)).toEqual([sent.MessageId]);
+
+    // A failed attempt's retry delay (its visibility): the next long poll gets it back once that ends, not before.
+    await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: local.queueUrl, ReceiptHandle: first.Messages![0].ReceiptHandle!, VisibilityTimeout: 1 }));
+    const changedAt = Date.now();
+    const again = await receive();
+    expect(Date.now() - changedAt).toBeGreaterThanOrEqual(900);
+    expect(Date.now() - changedAt).toBeLessThan(10_000);
+    expect(again.Messages?.map((m) => [m.MessageId, m.Attributes?.ApproximateReceiveCount])).toEqual([[sent.MessageId, '2']]);
+    await sqs().send(new DeleteMessageBatchCommand({ QueueUrl: local.queueUrl, Entries: [{ Id: '0', ReceiptHandle: again.Messages![0].ReceiptHandle! }] }));
+  });
+
+  it('stop() ends a poller\'s waiting long polls', async () => {
+    const poller = startSqsPoller({ queueUrl: local.queueUrl, invoke: async () => undefined, waitTimeSeconds: 20, concurrency: 2, log: quietLog([]) });
+    await new Promise((r) => setTimeout(r, 200)); // both loops are waiting in a receive
+    const started = Date.now();
+    await poller.stop();
+    expect(Date.now() - started).toBeLessThan(10_000); // not the 20 s wait
+    // The ended long polls take nothing sent afterwards (it would stay in flight for the 60 s visibility timeout).
+    const sent = await sqs().send(new SendMessageCommand({ QueueUrl: local.queueUrl, MessageBody: 'after-stop' }));
+    await new Promise((r) => setTimeout(r, 200));
+    const { Attributes } = await sqs().send(new GetQueueAttributesCommand({ QueueUrl: local.queueUrl, AttributeNames: ['ApproximateNumberOfMessagesNotVisible'] }));
+    expect(Attributes?.ApproximateNumberOfMessagesNotVisible).toBe('0');
+    const { Messages = [] } = await sqs().send(new ReceiveMessageCommand({ QueueUrl: local.queueUrl, WaitTimeSeconds: 5, MaxNumberOfMessages: 10 }));
+    expect(Messages.map((m) => m.MessageId)).toEqual([sent.MessageId]);
+    await sqs().send(new DeleteMessageBatchCommand({ QueueUrl: local.queueUrl, Entries: [{ Id: '0', ReceiptHandle: Messages[0].ReceiptHandle! }] }));
+  });
+
   it('delivers SQSEvents, deletes successes, retries failures by visibility and dead-letters after maxReceiveCount', async () => {
     const received: SQSRecord[] = [];
     const batches: number[] = [];

@@ -77,6 +77,38 @@ describe('deliveryBatch', () => {
     expect(ddb).not.toHaveReceivedCommand(BatchWriteCommand);
   });
 
+  it('failuresKnown resolves at the flush: after the last message settles (or 1 s), before the attempt items are written', async () => {
+    let written!: () => void;
+    ddb.on(BatchWriteCommand).callsFake(() => new Promise((resolve) => (written = () => resolve({ UnprocessedItems: {} }))));
+    const batch = deliveryBatch(3);
+    const a = batch.recordAttempt('org-1', attempt('e1'), NOW);
+    const order: string[] = [];
+    const known = batch.failuresKnown().then(() => order.push('known'));
+    await settle();
+    expect(order).toEqual([]); // two messages still open: their failures are not counted yet
+    batch.failed('org-1', 'sub-1');
+    const b = batch.recordAttempt('org-1', { ...attempt('e2'), ok: false, outcome: 'retrying' }, NOW);
+    await settle();
+    expect(order).toEqual([]);
+    batch.release();
+    await known;
+    expect(ddb).toHaveReceivedCommandTimes(BatchWriteCommand, 1); // sent, not yet answered
+    void a.then(() => order.push('stored'));
+    written();
+    await Promise.all([a, b]);
+    expect(order).toEqual(['known', 'stored']);
+    // After the flush (nothing waiting) it resolves at once.
+    await expect(batch.failuresKnown()).resolves.toBeUndefined();
+
+    const slow = deliveryBatch(2);
+    void slow.recordAttempt('org-1', attempt('e3'), NOW);
+    const lingered = slow.failuresKnown().then(() => 'known');
+    await vi.advanceTimersByTimeAsync(999);
+    expect(await Promise.race([lingered, Promise.resolve('pending')])).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(lingered).resolves.toBe('known');
+  });
+
   it('fails every attempt of the batch when their write fails (the worker then leaves the messages to SQS)', async () => {
     ddb.on(BatchWriteCommand).rejects(new Error('throttled'));
     const batch = deliveryBatch(2);
