@@ -178,3 +178,48 @@ export async function measureInit(
   for (let r = 0; r < runs; r++) for (const f of files) samples.get(f)!.push(await measureInitOnce(f, envOf(f)));
   return new Map([...samples].map(([f, s]) => [f, { medianMs: median(s.map((x) => x.ms)), samplesMs: s.map((x) => x.ms), medianCpuMs: median(s.map((x) => x.cpuMs)) }]));
 }
+
+/** A bundle's init measured in pairs with the baseline (`measureInitPaired`). */
+export interface PairedInit {
+  /** Median import time, ms (wall clock), and median CPU time (user + system), ms. */
+  medianMs: number;
+  medianCpuMs: number;
+  /** Median over the pairs of this import's time over the baseline's import just before it (wall clock; CPU time). */
+  medianRatio: number;
+  medianCpuRatio: number;
+}
+
+/**
+ * Init of each of `files` against `baseline`, in pairs: every round imports the baseline and then the file, each in
+ * a fresh process, for every file, and a file's ratio is the median of its pairs' ratios. A pair is about 0.2 s
+ * apart, so a drift of the machine's speed over a round (seconds: other processes, frequency changes) affects both
+ * sides alike, where a ratio of medians taken over whole rounds moved by up to 0.1× between quiet runs. One untimed
+ * import of each first (warm file cache).
+ * @returns file → its `PairedInit`, and the baseline's median import time (ms, wall clock and CPU)
+ */
+export async function measureInitPaired(
+  baseline: string,
+  files: string[],
+  runs: number,
+  env: NodeJS.ProcessEnv | ((file: string) => NodeJS.ProcessEnv),
+): Promise<{ byFile: Map<string, PairedInit>; baselineMs: number; baselineCpuMs: number }> {
+  const envOf = typeof env === 'function' ? env : () => env;
+  for (const f of [baseline, ...files]) await measureInitOnce(f, envOf(f));
+  const base: { ms: number; cpuMs: number }[] = [];
+  const pairs = new Map(files.map((f) => [f, [] as { ms: number; cpuMs: number; ratio: number; cpuRatio: number }[]]));
+  for (let r = 0; r < runs; r++) {
+    for (const f of files) {
+      const b = await measureInitOnce(baseline, envOf(baseline));
+      const x = await measureInitOnce(f, envOf(f));
+      base.push(b);
+      pairs.get(f)!.push({ ...x, ratio: x.ms / b.ms, cpuRatio: x.cpuMs / b.cpuMs });
+    }
+  }
+  const byFile = new Map(
+    [...pairs].map(([f, s]) => [
+      f,
+      { medianMs: median(s.map((p) => p.ms)), medianCpuMs: median(s.map((p) => p.cpuMs)), medianRatio: median(s.map((p) => p.ratio)), medianCpuRatio: median(s.map((p) => p.cpuRatio)) },
+    ]),
+  );
+  return { byFile, baselineMs: median(base.map((b) => b.ms)), baselineCpuMs: median(base.map((b) => b.cpuMs)) };
+}
