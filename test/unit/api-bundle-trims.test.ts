@@ -33,6 +33,8 @@ let dir: string;
 /** Bundle name → the files it holds (bytes in its output), relative to the repository root. */
 const held = new Map<string, string[]>();
 const holds = (name: string, pattern: RegExp) => (held.get(name) ?? []).filter((f) => pattern.test(f));
+/** Bundle name → what its output imports at load (`import` statements: external packages and Node's modules). */
+const staticImports = new Map<string, string[]>();
 const S3_CLIENT = /^node_modules\/@aws-sdk\/client-s3\//;
 /** The packages bundled (and so measured); every other package import is left external. */
 const WATCHED = /^(@aws-sdk\/client-s3|libphonenumber-js|html-to-text|htmlparser2|dom-serializer|entities|luxon|handlebars)(\/|$)/;
@@ -58,7 +60,9 @@ beforeAll(async () => {
       for (const output of Object.values(out.metafile.outputs)) {
         if (!output.entryPoint) continue;
         const files = Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([f]) => path.relative(ROOT, path.resolve(ROOT, f)).split(path.sep).join('/'));
-        held.set(names.get(path.resolve(ROOT, output.entryPoint))!, files);
+        const name = names.get(path.resolve(ROOT, output.entryPoint))!;
+        held.set(name, files);
+        staticImports.set(name, output.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path));
       }
     }),
   );
@@ -100,6 +104,12 @@ describe('API bundle trims (issue 24)', () => {
     expect(holds('templates:lazy/template-parser.mjs', /^shared\//)).toEqual(['shared/domain/template-parser.ts']);
     expect(holds('transactions', /^shared\/domain\/template-outline\.ts$/)).toHaveLength(1);
     expect([...held.keys()].filter((name) => holds(name, /^node_modules\/luxon\//).length)).toEqual([]);
+  });
+
+  it("the webhooks group loads node:net and node:dns only when it checks a subscription's URL (shared/events/url-safety.ts)", () => {
+    expect(held.get('webhooks')).toContain('shared/events/url-safety.ts');
+    expect(staticImports.get('webhooks')).toContain('node:crypto'); // the control: the check sees Node's modules
+    expect(staticImports.get('webhooks')!.filter((i) => /^node:(net|dns)/.test(i))).toEqual([]);
   });
 
   it('messaging\'s html-to-text chunk holds one copy of entities', () => {
