@@ -17,6 +17,7 @@
  * `FanoutFailures` (events whose deliveries failed: the record is retried), `NotificationFailures` (failed pushes,
  * and events whose notifications could not be stored: not retried, logged with the event id).
  */
+import pLimit from 'p-limit';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { listWebhooks, wantsEvent, type WebhookSubscription } from '#db/webhooks';
 import { claimDelivery, type DeliveryMessage } from '#db/webhook-deliveries';
@@ -39,7 +40,7 @@ export function recipients(subs: WebhookSubscription[], envelope: EventEnvelope)
   return subs.filter((s) => s.isActive && wantsEvent(s, envelope.eventType));
 }
 
-/** Runs a task now or once a slot is free (see `limiter`). */
+/** Runs a task now or once a slot is free (a `p-limit` limiter). */
 type Limit = <T>(run: () => Promise<T>) => Promise<T>;
 
 /**
@@ -86,22 +87,6 @@ const CLAIM_CONCURRENCY = 50;
 /** Events whose notifications are written at once. */
 const NOTIFY_CONCURRENCY = 8;
 
-/** `run` calls, at most `n` at a time. */
-function limiter(n: number): Limit {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (run) => {
-    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await run();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-}
-
 /**
  * The fan-out of one batch of outbox records: returns the function that fans out one event (undefined: a record
  * that is no outbox event, ignored). Call it once per record of the batch, all records at once (Powertools'
@@ -115,8 +100,8 @@ export function fanOutBatch(now: Date): (envelope: EventEnvelope | undefined) =>
     if (!cache.has(orgId)) cache.set(orgId, listWebhooks(orgId));
     return cache.get(orgId)!;
   };
-  const claims = limiter(CLAIM_CONCURRENCY);
-  const notifications = limiter(NOTIFY_CONCURRENCY);
+  const claims: Limit = pLimit(CLAIM_CONCURRENCY);
+  const notifications: Limit = pLimit(NOTIFY_CONCURRENCY);
   const sends = deliverySends((accepted) => FANOUT_METRICS.add('WebhookMessagesEnqueued', MetricUnit.Count, accepted));
   // Recorded even when nothing is sent, so every invocation flushes a metric.
   FANOUT_METRICS.add('WebhookMessagesEnqueued', MetricUnit.Count, 0);
