@@ -9,7 +9,7 @@ import { unzipSync } from 'fflate';
 import type { AssemblyRuntime } from '#lib/local/assembly/runtime';
 import { apiClient, newDeal, newOrg, startWebhookReceiver, subscribe, until, type Api, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { buildFixture, type TrecFixture } from '../fixtures/trec/build-fixtures.ts';
-import { functionLogs, startTestAssembly } from '../support/assembly-harness.ts';
+import { ASSEMBLY_START_TIMEOUT_MS, functionLogs, startTestAssembly } from '../support/assembly-harness.ts';
 import { expectOnlyAllowedCalls } from '../support/assembly-iam.ts';
 
 let rt: AssemblyRuntime;
@@ -24,7 +24,7 @@ beforeAll(async () => {
   org = await newOrg('Assembly Realty');
   receiver = await startWebhookReceiver();
   fx = await buildFixture('financedPurchase');
-}, 120_000);
+}, ASSEMBLY_START_TIMEOUT_MS);
 afterAll(async () => {
   await receiver?.close();
   await rt?.stop();

@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { AssemblyRuntime } from '#lib/local/assembly/runtime';
 import { apiClient, newDeal, newOrg, type Api } from '../support/webhook-receiver.ts';
 import { authorizationCodeToken } from '../support/oauth-client.ts';
-import { functionLogs, startTestAssembly } from '../support/assembly-harness.ts';
+import { ASSEMBLY_START_TIMEOUT_MS, functionLogs, startTestAssembly } from '../support/assembly-harness.ts';
 import { expectOnlyAllowedCalls } from '../support/assembly-iam.ts';
 
 let rt: AssemblyRuntime;
@@ -48,7 +48,7 @@ beforeAll(async () => {
   api = apiClient(rt.baseUrl);
   org = await newOrg('Assembly MCP Realty');
   dealId = await newDeal(org, '30 Protocol Pl');
-}, 60_000);
+}, ASSEMBLY_START_TIMEOUT_MS);
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);
   await rt?.stop();

@@ -20,7 +20,7 @@ import { contactCreateItems } from '#use-cases/contacts';
 import { randomUUID } from 'node:crypto';
 import { apiClient, newDeal, newOrg, until, type Api } from '../support/webhook-receiver.ts';
 import { authorizationCodeToken } from '../support/oauth-client.ts';
-import { functionLogs, startTestAssembly } from '../support/assembly-harness.ts';
+import { ASSEMBLY_START_TIMEOUT_MS, functionLogs, startTestAssembly } from '../support/assembly-harness.ts';
 import { expectOnlyAllowedCalls } from '../support/assembly-iam.ts';
 
 let rt: AssemblyRuntime;
@@ -38,7 +38,7 @@ beforeAll(async () => {
   org = await newOrg('Assembly Messaging Realty');
   ownerEmail = (await api.call('GET', '/api/v1/org/users', { key: org.keys.read })).body.data.find((u: { role: string }) => u.role === 'owner').email;
   dealId = await newDeal(org, '20 Reply Row');
-}, 60_000);
+}, ASSEMBLY_START_TIMEOUT_MS);
 afterAll(() => rt?.stop());
 
 describe('the synthesized assembly', () => {

@@ -10,7 +10,6 @@ import { setClock } from '#ports/clock';
 import { resetDbClient } from '#db/client';
 import { resetBlobStore } from '#ports/blob-store';
 import { resetSqsClient } from '#ports/sqs';
-import { resetWorkflowClient } from '#ports/workflow';
 import { resetScheduler } from '#ports/scheduler';
 import { resetTokenSigner } from '#ports/token-signer';
 import { resetPlainMailer } from '#ports/plain-mailer';
@@ -19,10 +18,15 @@ import { resetSmsSender } from '#ports/sms/transport';
 import { resetPushSender } from '#ports/push';
 import { resetTextractClient } from '#ports/ocr-textract';
 import { resetSigningKeyCache } from '#use-cases/signing-key-cache';
+import { moveOffWornEngine } from './dynamo-endpoint.ts';
 
 // Taken when this setup file runs, before the test file is imported: a file that sets a variable at its top level
 // (e.g. WEBHOOK_RETRY_SCHEDULE) must not pass it on.
 const saved: Record<string, string | undefined> = { ...process.env };
+
+// Before the file makes anything: its tables go to a fresh engine once this worker's current one is worn
+// (global-setup.ts).
+await moveOffWornEngine();
 
 afterAll(() => {
   for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
@@ -31,5 +35,5 @@ afterAll(() => {
   vi.useRealTimers();
   vi.unstubAllEnvs();
   vi.unstubAllGlobals();
-  for (const reset of [resetDbClient, resetBlobStore, resetSqsClient, resetWorkflowClient, resetScheduler, resetTokenSigner, resetPlainMailer, resetMailer, resetSmsSender, resetPushSender, resetTextractClient, resetSigningKeyCache]) reset();
+  for (const reset of [resetDbClient, resetBlobStore, resetSqsClient, resetScheduler, resetTokenSigner, resetPlainMailer, resetMailer, resetSmsSender, resetPushSender, resetTextractClient, resetSigningKeyCache]) reset();
 });
