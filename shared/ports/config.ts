@@ -99,9 +99,13 @@ export const config = {
   get extractionStateMachineArn(): string {
     return required('EXTRACTION_STATE_MACHINE_ARN', 'set by the stack (lib/extraction-pipeline.ts); locally the runtime registers a runner instead');
   },
-  /** `SFN_ENDPOINT`: a Step Functions endpoint override (a stub in tests); unset in AWS. */
+  /**
+   * `SFN_ENDPOINT` (a stub in tests), else `AWS_ENDPOINT_URL_SFN` or `AWS_ENDPOINT_URL` (the SDK's own override, read
+   * again by shared/ports/workflow.ts, which signs its own requests; set by the assembly runtime): the Step Functions
+   * endpoint. Unset in AWS.
+   */
   get stepFunctionsEndpoint(): string | undefined {
-    return read('SFN_ENDPOINT');
+    return read('SFN_ENDPOINT') ?? read('AWS_ENDPOINT_URL_SFN') ?? read('AWS_ENDPOINT_URL');
   },
   /** `TEXTRACT_ENDPOINT`: a Textract endpoint override (a stub in tests); unset in AWS. */
   get textractEndpoint(): string | undefined {
@@ -234,7 +238,7 @@ export const config = {
 export const CONFIG_VARIABLES = [
   'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'DOCUMENTS_BUCKET', 'S3_ENDPOINT', 'AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL', 'AWS_ENDPOINT_URL_LAMBDA',
   'WEBHOOK_QUEUE_URL', 'SQS_ENDPOINT', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_BREAKER_THRESHOLD', 'LOCAL_MODE',
-  'EXTRACTION_STATE_MACHINE_ARN', 'SFN_ENDPOINT', 'TEXTRACT_ENDPOINT', 'TESSERACT_WORKERS',
+  'EXTRACTION_STATE_MACHINE_ARN', 'SFN_ENDPOINT', 'AWS_ENDPOINT_URL_SFN', 'TEXTRACT_ENDPOINT', 'TESSERACT_WORKERS',
   'REPORT_PDF_FUNCTION', 'REPORT_ZIP_FUNCTION',
   'MAIL_TRANSPORT', 'LOCAL_SMTP_URL', 'MAIL_FROM_ADDRESS', 'INBOUND_MAIL_DOMAIN', 'SES_CONFIGURATION_SET',
   'SMS_TRANSPORT', 'SMS_ORIGINATION_IDENTITY', 'SMS_CONFIGURATION_SET', 'LOCAL_SMS_SINK', 'LOCAL_SMS_FROM',

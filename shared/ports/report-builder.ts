@@ -8,15 +8,14 @@
  *   ZIP streamed to S3. Two workers, because pdf-lib and the S3 client together are over a worker's 600 KB.
  * In AWS each is a Lambda `Invoke` (`RequestResponse`) of the worker's `live` alias (`REPORT_PDF_FUNCTION`,
  * `REPORT_ZIP_FUNCTION`), one attempt (a retry would build the report again past the API's 29 s). The request is
- * signed with the SDK's own SigV4 signer and sent with `fetch`, as the SDK's client would send it: the Lambda client
- * (its schemas and error classes, ~70 KB minified) would put the reports group over its 400 KB for one call
- * (`AWS_ENDPOINT_URL_LAMBDA` or `AWS_ENDPOINT_URL` overrides the endpoint, as for the SDK). In the local runtime
- * lib/local/report-builder.ts registers in-process invokers (`registerLocalReportWorkers`), used instead.
+ * signed with the SDK's own SigV4 signer and sent with `fetch` (shared/ports/signed-request.ts), as the SDK's client
+ * would send it: the Lambda client (its schemas and error classes, ~70 KB minified) would put the reports group over
+ * its 400 KB for one call (`AWS_ENDPOINT_URL_LAMBDA` or `AWS_ENDPOINT_URL` overrides the endpoint, as for the SDK).
+ * In the local runtime lib/local/report-builder.ts registers in-process invokers (`registerLocalReportWorkers`), used
+ * instead.
  */
-import { SignatureV4 } from '@smithy/signature-v4';
-import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { config } from '#ports/config';
-import { Sha256 } from '#ports/s3-object-requests';
+import { jsonOf, sendSignedPost, serviceEndpoint } from '#ports/signed-request';
 
 /** The communication log of one deal over `[from, to]` (ISO 8601 UTC, inclusive, null = open). */
 export interface ReportRequest {
@@ -89,23 +88,16 @@ export function registerLocalReportWorkers(workers: LocalReportWorkers | undefin
  */
 async function invoke(worker: ReportWorker, request: ReportRequest): Promise<BuiltReport> {
   const region = config.awsRegion ?? 'us-east-1';
-  const endpoint = new URL(config.awsEndpointUrlLambda ?? `https://lambda.${region}.${region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com'}`);
   const fn = worker === 'report-pdf' ? config.reportPdfFunction : config.reportZipFunction;
-  const body = JSON.stringify(request);
-  const signer = new SignatureV4({ service: 'lambda', region, credentials: fromEnv(), sha256: Sha256 });
-  const signed = await signer.sign({
-    method: 'POST',
-    protocol: endpoint.protocol,
-    hostname: endpoint.hostname,
-    port: endpoint.port ? Number(endpoint.port) : undefined,
-    path: `${endpoint.pathname.replace(/\/+$/, '')}/2015-03-31/functions/${encodeURIComponent(fn)}/invocations`,
-    query: {},
-    headers: { host: endpoint.host, 'content-type': 'application/json', 'x-amz-invocation-type': 'RequestResponse' },
-    body,
+  const res = await sendSignedPost({
+    service: 'lambda',
+    region,
+    endpoint: serviceEndpoint('lambda', region, config.awsEndpointUrlLambda),
+    path: `/2015-03-31/functions/${encodeURIComponent(fn)}/invocations`,
+    headers: { 'content-type': 'application/json', 'x-amz-invocation-type': 'RequestResponse' },
+    body: JSON.stringify(request),
+    timeoutMs: INVOKE_TIMEOUT_MS,
   });
-  const url = `${endpoint.protocol}//${endpoint.host}${signed.path}`;
-  const { host: _host, ...headers } = signed.headers;
-  const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(INVOKE_TIMEOUT_MS) });
   const text = await res.text();
   const payload = jsonOf(text);
   if (!res.ok) {
@@ -115,15 +107,6 @@ async function invoke(worker: ReportWorker, request: ReportRequest): Promise<Bui
   const functionError = res.headers.get('x-amz-function-error');
   if (functionError) throw new ReportBuildFailed(String(payload?.errorType ?? functionError), String(payload?.errorMessage ?? 'no message'));
   return payload as unknown as BuiltReport;
-}
-
-/** A response body as JSON, or null when it is empty or not JSON (a proxy's error page). */
-function jsonOf(text: string): Record<string, unknown> | null {
-  try {
-    return text ? (JSON.parse(text) as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 /**

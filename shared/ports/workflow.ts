@@ -1,13 +1,17 @@
 /**
  * The workflow port: starts the contract-extraction state machine for a job (lib/extraction-definition.ts).
  * In AWS it calls Step Functions `StartExecution` on `EXTRACTION_STATE_MACHINE_ARN` with the job id as the
- * execution name. In the local runtime, lib/local/step-functions.ts registers a runner
- * (`registerLocalWorkflowRunner`) that executes the same definition in-process with aws-local-stepfunctions;
- * while one is registered, it is used instead of AWS. The SFN client is created once per process, lazily.
+ * execution name, as one signed AWS JSON 1.0 request (shared/ports/signed-request.ts: `POST /`,
+ * `X-Amz-Target: AWSStepFunctions.StartExecution`, signed for `states`) rather than through the SFN client, whose
+ * schemas and error classes (21.7 KB minified) held the documents group over its init budget for this one call
+ * (issue 24). Endpoint: `SFN_ENDPOINT`, else `AWS_ENDPOINT_URL_SFN` or `AWS_ENDPOINT_URL` as the SDK reads them (the
+ * assembly runtime's gateway, lib/local/assembly/emulators/step-functions.ts), else `states.<region>`. In the local
+ * runtime, lib/local/step-functions.ts registers a runner (`registerLocalWorkflowRunner`) that executes the same
+ * definition in-process with aws-local-stepfunctions; while one is registered, it is used instead of AWS.
  */
-import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { logger, traced } from '#observability/powertools';
+import { logger } from '#observability/powertools';
 import { config } from '#ports/config';
+import { AwsServiceError, callAwsJson, serviceEndpoint } from '#ports/signed-request';
 
 /** Execution input of the extraction state machine. */
 export interface ExtractionWorkflowInput {
@@ -32,35 +36,25 @@ export type WorkflowStart =
 export type LocalWorkflowRunner = (input: ExtractionWorkflowInput) => Promise<unknown>;
 
 let localRunner: LocalWorkflowRunner | undefined;
-let client: SFNClient | undefined;
+
+/** Time limit of one `StartExecution` attempt, ms (the API's request has 29 s in all; Step Functions answers in tens of ms). */
+const START_TIMEOUT_MS = 5_000;
 
 /** Registers the local runner (or, with `undefined`, unregisters it: AWS is used again). */
 export function registerLocalWorkflowRunner(runner: LocalWorkflowRunner | undefined): void {
   localRunner = runner;
 }
 
-/** The Step Functions client (`SFN_ENDPOINT` overrides the endpoint, e.g. a stub), captured by the Tracer when tracing is on. */
-export function sfn(): SFNClient {
-  if (!client) {
-    const endpoint = config.stepFunctionsEndpoint;
-    client = traced(new SFNClient(endpoint ? { endpoint } : {}));
-  }
-  return client;
-}
-
-/** Drops the cached client (tests switching endpoints or mocks). */
-export function resetWorkflowClient(): void {
-  client = undefined;
-}
-
 /**
  * Starts the extraction workflow for `input.jobId`.
  * - Local runner registered: hands the input to it and returns at once (fire-and-forget); a runner rejection is
  *   logged, never thrown here (the runner ends the job failed itself).
- * - Otherwise: `StartExecution` named `jobId`. Idempotent: Step Functions returns the same execution for the same
- *   name and input, and `ExecutionAlreadyExists` (same name, other input or a closed execution) is success too,
- *   so a redelivered S3 notification never runs a job twice.
- * @throws Error when `EXTRACTION_STATE_MACHINE_ARN` is unset (AWS mode), or the SDK's error (throttling, access)
+ * - Otherwise: `StartExecution` named `jobId` (retried on throttling and 5xx, `callAwsJson`). Idempotent: Step
+ *   Functions returns the same execution for the same name and input, and `ExecutionAlreadyExists` (same name,
+ *   other input or a closed execution) is success too, so a redelivered S3 notification never runs a job twice.
+ * @throws ConfigurationError when `EXTRACTION_STATE_MACHINE_ARN` is unset (AWS mode); AwsServiceError naming Step
+ *   Functions' error type and status for any other refusal (`AccessDeniedException`, `StateMachineDoesNotExist`,
+ *   throttling after the last attempt); the network error after the last attempt
  */
 export async function startExtractionWorkflow(input: ExtractionWorkflowInput): Promise<WorkflowStart> {
   const runner = localRunner;
@@ -71,11 +65,20 @@ export async function startExtractionWorkflow(input: ExtractionWorkflowInput): P
     return { mode: 'local', status: 'started' };
   }
   const stateMachineArn = config.extractionStateMachineArn;
+  const region = config.awsRegion ?? 'us-east-1';
   try {
-    const out = await sfn().send(new StartExecutionCommand({ stateMachineArn, name: input.jobId, input: JSON.stringify(input) }));
-    return { mode: 'aws', status: 'started', executionArn: out.executionArn! };
+    const out = await callAwsJson<{ executionArn: string; startDate: number }>({
+      service: 'states',
+      region,
+      endpoint: serviceEndpoint('states', region, config.stepFunctionsEndpoint),
+      target: 'AWSStepFunctions.StartExecution',
+      version: '1.0',
+      input: { stateMachineArn, name: input.jobId, input: JSON.stringify(input) },
+      attemptTimeoutMs: START_TIMEOUT_MS,
+    });
+    return { mode: 'aws', status: 'started', executionArn: out.executionArn };
   } catch (err) {
-    if (err instanceof ExecutionAlreadyExists) return { mode: 'aws', status: 'already_started' };
+    if (err instanceof AwsServiceError && err.name === 'ExecutionAlreadyExists') return { mode: 'aws', status: 'already_started' };
     throw err;
   }
 }

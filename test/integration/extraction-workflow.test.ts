@@ -4,12 +4,9 @@
  * (functions/extraction-steps/) over mocked repositories (`#db/extraction-jobs`), the blocks file goes through an
  * in-memory blob store, the extractor is a stand-in, and the OCR steps are stand-ins per test (or the real local
  * `StartOcr` over a stand-in OCR adapter). Also: ASL validation, the local runner's queue (at most 2 at once) and
- * stop, and the workflow port in both modes (local runner; Step Functions `StartExecution` via
- * aws-sdk-client-mock).
+ * stop, and the workflow port's local mode (its `StartExecution` in AWS mode: test/unit/workflow-port.test.ts).
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mockClient } from 'aws-sdk-client-mock';
-import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { createRequire } from 'node:module';
 import { ExtractionError, type ExtractionResult, type OcrResult } from '#domain/extraction/types';
 import {
@@ -36,7 +33,7 @@ import {
 } from '#lib/local/step-functions';
 import { blocksKeyOf } from '#functions/extraction-steps/blocks';
 import { INTERNAL_ERROR_MESSAGE, jobErrorOf, type StartOcrInput } from '#functions/extraction-steps/step';
-import { registerLocalWorkflowRunner, resetWorkflowClient, startExtractionWorkflow, type ExtractionWorkflowInput } from '#ports/workflow';
+import { registerLocalWorkflowRunner, startExtractionWorkflow, type ExtractionWorkflowInput } from '#ports/workflow';
 
 /** asl-validator (the validator aws-local-stepfunctions runs; CommonJS, untyped). */
 const aslValidator = createRequire(import.meta.url)('asl-validator') as (
@@ -387,38 +384,5 @@ describe('local upload trigger filter', () => {
     const upload = record(INPUT.key);
     expect(documentUploadRecords({ Records: [record(BLOCKS_KEY), upload] })).toEqual({ Records: [upload] });
     expect(documentUploadRecords({ Records: [record(BLOCKS_KEY)] })).toBeUndefined();
-  });
-});
-
-describe('workflow port (AWS)', () => {
-  const sfnMock = mockClient(SFNClient);
-  const ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Extraction';
-  beforeEach(() => {
-    registerLocalWorkflowRunner(undefined);
-    sfnMock.reset();
-    resetWorkflowClient();
-    process.env.EXTRACTION_STATE_MACHINE_ARN = ARN;
-  });
-  afterAll(() => {
-    delete process.env.EXTRACTION_STATE_MACHINE_ARN;
-    sfnMock.restore();
-  });
-
-  it('starts an execution named by the job id with the input as JSON', async () => {
-    sfnMock.on(StartExecutionCommand).resolves({ executionArn: `${ARN}:${INPUT.jobId}`, startDate: new Date() });
-    expect(await startExtractionWorkflow(INPUT)).toEqual({ mode: 'aws', status: 'started', executionArn: `${ARN}:${INPUT.jobId}` });
-    const calls = sfnMock.commandCalls(StartExecutionCommand);
-    expect(calls).toHaveLength(1);
-    expect(calls[0].args[0].input).toEqual({ stateMachineArn: ARN, name: INPUT.jobId, input: JSON.stringify(INPUT) });
-  });
-
-  it('treats ExecutionAlreadyExists as already started (a redelivered notification)', async () => {
-    sfnMock.on(StartExecutionCommand).rejects(new ExecutionAlreadyExists({ message: 'exists', $metadata: {} }));
-    expect(await startExtractionWorkflow(INPUT)).toEqual({ mode: 'aws', status: 'already_started' });
-  });
-
-  it('propagates other errors (the S3 notification is retried)', async () => {
-    sfnMock.on(StartExecutionCommand).rejects(new Error('ThrottlingException'));
-    await expect(startExtractionWorkflow(INPUT)).rejects.toThrow('ThrottlingException');
   });
 });

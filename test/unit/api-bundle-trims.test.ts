@@ -112,6 +112,16 @@ describe('API bundle trims (issue 24)', () => {
     expect(staticImports.get('webhooks')!.filter((i) => /^node:(net|dns)/.test(i))).toEqual([]);
   });
 
+  it('documents and extractions start the extraction workflow without the Step Functions client (shared/ports/signed-request.ts)', () => {
+    expect(staticImports.get('documents')).toContain('@aws-sdk/client-dynamodb'); // the control: the check sees the SDK clients a bundle imports
+    for (const name of ['documents', 'extractions']) {
+      expect(held.get(name), name).toContain('shared/ports/workflow.ts');
+      expect(held.get(name), name).toContain('shared/ports/signed-request.ts');
+    }
+    const withSfnClient = [...staticImports].filter(([, imports]) => imports.some((i) => /^@aws-sdk\/client-sfn(\/|$)/.test(i))).map(([name]) => name);
+    expect(withSfnClient).toEqual([]);
+  });
+
   it('messaging\'s html-to-text chunk holds one copy of entities', () => {
     const chunk = 'messaging:lazy/html-to-text.mjs';
     const roots = new Set(holds(chunk, /(^|\/)node_modules\/entities\//).map((f) => f.slice(0, f.lastIndexOf('node_modules/entities/'))));

@@ -5,44 +5,27 @@
  * named by its variable; a function error is `ReportBuildFailed` with the worker's error type, a refusal
  * `LambdaInvokeError` with Lambda's error type; registered local workers are used instead of Lambda.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { buildReportPdf, buildReportZip, LambdaInvokeError, registerLocalReportWorkers, ReportBuildFailed, type BuiltReport, type ReportRequest } from '#ports/report-builder';
+import { startAwsStandIn, type AwsStandIn, type RecordedRequest } from './aws-stand-in.ts';
 
 const PDF_ARN = 'arn:aws:lambda:us-east-1:123456789012:function:tcs-ReportsPdfFunction-AbC:live';
 const ZIP_ARN = 'arn:aws:lambda:us-east-1:123456789012:function:tcs-ReportsZipFunction-XyZ:live';
 const request: ReportRequest = { report: 'communication-log', orgId: 'org-1', transaction: { id: 't-1', address: '88 Mockingbird Ct', status: 'active' }, from: null, to: '2026-11-27T23:59:59.999Z', generatedAt: '2026-11-27T08:00:00.000Z' };
 const built: BuiltReport = { key: 'reports/org-1/t-1/11111111-2222-4333-8444-555555555555/communication-log.pdf', fileName: 'communication-log.pdf', sizeBytes: 1234, messageCount: 3, documentCount: 0 };
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-let seen: Seen[] = [];
-let answer: { status: number; headers?: Record<string, string>; body: unknown } = { status: 200, body: built };
-const server = http.createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-    res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-    res.end(JSON.stringify(answer.body));
-  });
-});
+let lambda: AwsStandIn;
+let seen: RecordedRequest[];
 let endpoint: string;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  lambda = await startAwsStandIn('application/json');
+  ({ endpoint, seen } = lambda);
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => lambda.close());
 beforeEach(() => {
-  seen = [];
-  answer = { status: 200, body: built };
+  lambda.reset([{ status: 200, body: built }]);
   registerLocalReportWorkers(undefined);
   vi.stubEnv('AWS_ENDPOINT_URL_LAMBDA', endpoint);
   vi.stubEnv('AWS_REGION', 'us-east-1');
@@ -81,14 +64,14 @@ describe('Lambda Invoke, signed by the port', () => {
   });
 
   it('a function error is ReportBuildFailed with the worker\'s error type and message', async () => {
-    answer = { status: 200, headers: { 'x-amz-function-error': 'Unhandled' }, body: { errorType: 'S3RequestError', errorMessage: 'S3 PUT reports/…: AccessDenied (403)', trace: [] } };
+    lambda.reset([{ status: 200, headers: { 'x-amz-function-error': 'Unhandled' }, body: { errorType: 'S3RequestError', errorMessage: 'S3 PUT reports/…: AccessDenied (403)', trace: [] } }]);
     const err = await buildReportPdf(request).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ReportBuildFailed);
     expect(err).toMatchObject({ errorType: 'S3RequestError', message: expect.stringContaining('AccessDenied') });
   });
 
   it('a refusal is LambdaInvokeError named by Lambda\'s error type', async () => {
-    answer = { status: 404, headers: { 'x-amzn-errortype': 'ResourceNotFoundException:http://internal.amazon.com/coral/com.amazonaws.awslambda/' }, body: { Type: 'User', Message: 'Function not found' } };
+    lambda.reset([{ status: 404, headers: { 'x-amzn-errortype': 'ResourceNotFoundException:http://internal.amazon.com/coral/com.amazonaws.awslambda/' }, body: { Type: 'User', Message: 'Function not found' } }]);
     const err = await buildReportPdf(request).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LambdaInvokeError);
     expect(err).toMatchObject({ name: 'ResourceNotFoundException', status: 404, message: expect.stringContaining('Function not found') });
