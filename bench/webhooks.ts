@@ -29,6 +29,7 @@ import { sqs } from '#ports/sqs';
 import { getWebhook } from '#db/webhooks';
 import { apiClient, newDeal, newOrg, outboxEvents, startWebhookReceiver, subscribe, type WebhookReceiver } from '../test/support/webhook-receiver.ts';
 import { createKeyPool } from './key-pool.ts';
+import { installRequestKindCounter, type RequestKinds } from './request-kinds.ts';
 import { fmt, percentile, table } from './stats.ts';
 
 const LATENCY_EVENTS = 200;
@@ -69,6 +70,8 @@ export interface WebhookBenchResult {
     unaccounted: number;
     failRate: number;
     schedule: string;
+    /** DynamoDB requests of the app's client from the first request sent until every event was received or dead-lettered, by kind (bench/request-kinds.ts). */
+    dynamodbRequests: { kind: string; requests: number; items: number }[];
   };
   targets: { target: string; value: string; pass: boolean }[];
   seconds: number;
@@ -128,6 +131,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     ddb = await startDynamoDbLocal({ timeoutMs: 60_000 });
     rt = await startLocalRuntime({ dynamoEndpoint: ddb.endpoint, tableName: 'bench-webhooks', port: 0, dataDir });
     const api = apiClient(rt.baseUrl);
+    const requestKinds = installRequestKindCounter(db());
 
     // ── (i) latency ──
     const org1 = await newOrg('Bench Hooks Latency');
@@ -160,6 +164,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     for (let i = 0; i < requests; i++) deals.push(await newDeal(org2, `${i + 1} Burst St`));
     log(`(ii) ${BURST_EVENTS} events in ${requests} requests (${BURST_PARALLEL} at a time), receiver failing ${FAIL_RATE * 100} %`);
     const firstSent = Date.now();
+    requestKinds.reset();
     for (let i = 0; i < requests; i += BURST_PARALLEL) {
       await Promise.all(
         deals.slice(i, i + BURST_PARALLEL).map((deal, j) =>
@@ -177,6 +182,8 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     // expected for 1000 × 0.3^7 ≈ 0.22 events per run, so about one run in five dead-letters one).
     const r0 = rt;
     await waitUntil(async () => ids2.filter((id) => flaky.received.has(id)).length + (await dlqDepth(r0)) >= BURST_EVENTS, 90_000, 250);
+    const kinds: RequestKinds = requestKinds.kinds;
+    requestKinds.reset();
     const got = ids2.filter((id) => flaky.received.has(id));
     const lastReceipt = Math.max(...got.map((id) => flaky.received.get(id)!.receivedAt));
     const wallSeconds = (lastReceipt - firstSent) / 1000;
@@ -202,6 +209,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
       unaccounted: BURST_EVENTS - got.length - deadLettered,
       failRate: FAIL_RATE,
       schedule: SCHEDULE,
+      dynamodbRequests: [...kinds].map(([kind, k]) => ({ kind, ...k })).sort((a, b) => b.requests - a.requests),
     };
     const latency = {
       events: LATENCY_EVENTS,
@@ -238,6 +246,9 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
         ['events', 'unique received', 'lost', 'fan-out done s', 'all 1st attempts s', 'wall s', 'deliveries/s', 'attempts', 'failed', 'duplicates', 'max attempts/event', 'DLQ'],
         [[BURST_EVENTS, throughput.uniqueReceived, throughput.lost, fmt(throughput.fanOutSeconds, 1), fmt(throughput.firstAttemptsSeconds, 1), fmt(wallSeconds, 1), fmt(throughput.deliveriesPerSecond, 1), throughput.attempts, throughput.failedAttempts, throughput.duplicates, throughput.maxAttemptsForOneEvent, throughput.deadLettered]],
       ),
+      '',
+      `DynamoDB requests in (ii), by command and item kind (SK prefix), from the first request sent to the last receipt: ${throughput.dynamodbRequests.reduce((s, k) => s + k.requests, 0)} requests, ${throughput.dynamodbRequests.reduce((s, k) => s + k.items, 0)} items`,
+      table(['request kind', 'requests', 'items'], throughput.dynamodbRequests.map((k) => [k.kind, k.requests, k.items])),
       '',
       'Webhook targets (reported, never asserted)',
       table(['target', 'measured', 'result'], targets.map((t) => [t.target, t.value, pf(t.pass)])),

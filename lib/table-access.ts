@@ -116,8 +116,9 @@ export const WEBHOOK_FANOUT_TABLE_ACCESS: TableAccess = ['dynamodb:Query', 'dyna
  *   paused or re-keyed subscription is honoured.
  * - `PutItem`, `BatchWriteItem`: `putAttempts` writes one attempt item per POST, those of one SQS batch together
  *   (shared/use-cases/delivery-batch.ts; IAM checks `BatchWriteItem` as its own action).
- * - `UpdateItem`: `markDelivery` moves the delivery record to the attempt's outcome; `recordWebhookSuccess` /
- *   `recordWebhookFailure` keep the circuit breaker's `consecutiveFailures` and pause the subscription.
+ * - `UpdateItem`: `markDelivery` moves a finished delivery's record to its outcome; `recordWebhookSuccess` /
+ *   `recordWebhookFailures` keep the circuit breaker's `consecutiveFailures` (one write per subscription and batch)
+ *   and pause the subscription.
  * No `Query` (it never lists), no `DeleteItem` (it never removes data), no transactions.
  */
 export const WEBHOOK_DELIVERY_TABLE_ACCESS: TableAccess = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'];

@@ -3,10 +3,11 @@
  * message of the previous run's send journal (lib/local/sqs-journal.ts) whose delivery is still pending in the
  * table (the delivery item is read by key). A retry already scheduled keeps its time (SQS `DelaySeconds`, at
  * most 15 min), and the message is marked received as often as attempts were made, so the worker's attempt number
- * (SQS's receive count) continues where it stopped. In AWS, SQS is durable and none of this runs.
+ * (SQS's receive count) continues where it stopped; both come from the delivery's latest attempt item, since a
+ * pending delivery's record keeps no count. In AWS, SQS is durable and none of this runs.
  */
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { getDeliveryState, type DeliveryMessage } from '#db/webhook-deliveries';
+import { deliveryIdOf, getDeliveryState, latestAttempt, type DeliveryMessage } from '#db/webhook-deliveries';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
 import { clearJournal, readJournal } from '#lib/local/sqs-journal';
 
@@ -20,13 +21,14 @@ export async function requeuePendingDeliveries(journalFile: string, setReceiveCo
   const latest = new Map<string, DeliveryMessage>();
   for (const body of readJournal(journalFile)) {
     const m = parseMessage(body);
-    if (m) latest.set(`${m.subscriptionId}|${m.eventId}`, m);
+    if (m) latest.set(`${m.subscriptionId}|${deliveryIdOf(m)}`, m);
   }
   const pending: { m: DeliveryMessage; delay: number; attempts: number }[] = [];
   for (const m of latest.values()) {
-    const state = await getDeliveryState(m.orgId, m.subscriptionId, m.eventId);
+    const state = await getDeliveryState(m.orgId, m.subscriptionId, deliveryIdOf(m));
     if (state?.status !== 'pending') continue;
-    pending.push({ m, delay: delayUntil(state.nextRetryAt, now), attempts: state.attemptCount });
+    const last = await latestAttempt(m.orgId, m.subscriptionId, deliveryIdOf(m), state.createdAt);
+    pending.push({ m, delay: delayUntil(last?.nextRetryAt ?? null, now), attempts: last?.attempt ?? 0 });
   }
   // Sending journals the messages again, so the journal ends up holding exactly what is still pending.
   clearJournal(journalFile);

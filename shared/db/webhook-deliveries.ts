@@ -1,7 +1,9 @@
 /**
  * Webhook deliveries, in the subscription's own partition `ORG#<orgId>#WEBHOOK#<subscriptionId>`:
  * - one delivery per (event, subscription): `SK = DLV#<deliveryId>`, `status` pending → succeeded | failed |
- *   dropped, its attempt count and next retry time. The first delivery of an event has the event's id as its
+ *   dropped, written when it is claimed and when it finishes (with its attempt count); while it is retried it stays
+ *   as claimed: SQS's receive count is the attempt number, and each attempt item holds its next retry time (a write
+ *   per retry would cost a write unit and tell nobody anything). The first delivery of an event has the event's id as its
  *   delivery id; a redelivery (`POST /webhooks/{id}/deliveries/{deliveryId}/redeliver`) is a new delivery with a
  *   random id, `redeliveryOf` naming the one it re-sends, and the original gets `redeliveredAs`. The payload
  *   bytes travel in the queue message, so every attempt sends the same body; the delivery keeps a copy
@@ -15,6 +17,7 @@ import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand 
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from '#db/client';
 import { webhookPk } from '#db/keys';
+import { queryUpTo } from '#db/query-up-to';
 
 const RETENTION_SECONDS = 30 * 86_400;
 
@@ -94,7 +97,7 @@ export async function claimDelivery(m: DeliveryMessage, now: Date): Promise<'new
   }
 }
 
-/** Stores one attempt and moves its delivery to the attempt's outcome (two writes; a batch uses the two below). */
+/** Stores one attempt and moves its delivery to the attempt's outcome (two writes, one for a retry; a batch uses the two below). */
 export async function recordAttempt(orgId: string, a: DeliveryAttempt, now: Date): Promise<void> {
   await Promise.all([putAttempts([attemptItem(orgId, a, now)]), markDelivery(orgId, a)]);
 }
@@ -128,9 +131,12 @@ export async function putAttempts(items: Record<string, unknown>[]): Promise<voi
   }
 }
 
-/** Moves a delivery to its attempt's outcome (`pending` while retrying); a delivery that no longer exists is left alone. */
+/**
+ * Moves a delivery to its finished attempt's outcome (status, attempt count, last attempt time); nothing for a
+ * `retrying` attempt (the delivery stays `pending`). A delivery that no longer exists is left alone.
+ */
 export async function markDelivery(orgId: string, a: DeliveryAttempt): Promise<void> {
-  const final = a.outcome !== 'retrying';
+  if (a.outcome === 'retrying') return;
   await db()
     .send(
       new UpdateCommand({
@@ -139,7 +145,7 @@ export async function markDelivery(orgId: string, a: DeliveryAttempt): Promise<v
         UpdateExpression: 'SET #s = :s, attemptCount = :n, lastAttemptAt = :at, nextRetryAt = :next',
         ConditionExpression: 'attribute_exists(SK)',
         ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':s': final ? a.outcome : 'pending', ':n': a.attempt, ':at': a.attemptedAt, ':next': a.nextRetryAt },
+        ExpressionAttributeValues: { ':s': a.outcome, ':n': a.attempt, ':at': a.attemptedAt, ':next': a.nextRetryAt },
       }),
     )
     .catch((err) => {
@@ -170,10 +176,40 @@ function attemptOf(item: Record<string, any>): DeliveryAttempt & { deliveryId: s
   };
 }
 
-/** A delivery's status, attempt count and next retry time (ISO or null), or undefined when there is none. */
-export async function getDeliveryState(orgId: string, subscriptionId: string, eventId: string): Promise<{ status: DeliveryStatus; attemptCount: number; nextRetryAt: string | null } | undefined> {
+/**
+ * A delivery's status, attempt count (0 while `pending`: see the module's header) and when it was claimed (ISO), or
+ * undefined when there is none.
+ */
+export async function getDeliveryState(orgId: string, subscriptionId: string, eventId: string): Promise<{ status: DeliveryStatus; attemptCount: number; createdAt: string } | undefined> {
   const out = await db().send(
-    new GetCommand({ TableName: tableName(), Key: { PK: partition(orgId, subscriptionId), SK: `DLV#${eventId}` }, ProjectionExpression: '#s, attemptCount, nextRetryAt', ExpressionAttributeNames: { '#s': 'status' } }),
+    new GetCommand({ TableName: tableName(), Key: { PK: partition(orgId, subscriptionId), SK: `DLV#${eventId}` }, ProjectionExpression: '#s, attemptCount, createdAt', ExpressionAttributeNames: { '#s': 'status' } }),
   );
-  return out.Item ? { status: out.Item.status, attemptCount: Number(out.Item.attemptCount ?? 0), nextRetryAt: out.Item.nextRetryAt ?? null } : undefined;
+  return out.Item ? { status: out.Item.status, attemptCount: Number(out.Item.attemptCount ?? 0), createdAt: out.Item.createdAt } : undefined;
+}
+
+/** Attempt items older than their delivery's `createdAt` by up to this much still count (clocks of two functions), ms. */
+const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * The latest attempt of a pending delivery: its number and next retry time (ISO or null), or undefined when it has
+ * none. Queries the subscription's attempt items since the delivery was claimed (`createdAt`), filtered to the
+ * delivery, so it reads every attempt of the subscription since then: for the local runtime's restart recovery
+ * (lib/local/pending-deliveries.ts), never a request path.
+ */
+export async function latestAttempt(orgId: string, subscriptionId: string, deliveryId: string, createdAt: string): Promise<{ attempt: number; nextRetryAt: string | null } | undefined> {
+  const since = new Date(Date.parse(createdAt) - CLOCK_SKEW_MS).toISOString();
+  const items = await queryUpTo(
+    {
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      // A first delivery's attempts carry no `deliveryId`: its id is the event's.
+      FilterExpression: 'deliveryId = :d OR (attribute_not_exists(deliveryId) AND eventId = :d)',
+      ExpressionAttributeValues: { ':pk': partition(orgId, subscriptionId), ':from': `ATT#${since}`, ':to': 'ATT#~', ':d': deliveryId },
+      ProjectionExpression: 'attempt, nextRetryAt',
+      ConsistentRead: true,
+    },
+    Infinity,
+  );
+  const latest = items.reduce<Record<string, any> | undefined>((l, i) => (!l || i.attempt > l.attempt ? i : l), undefined);
+  return latest && { attempt: latest.attempt, nextRetryAt: latest.nextRetryAt ?? null };
 }

@@ -171,9 +171,21 @@ export async function recordWebhookSuccess(orgId: string, id: string): Promise<v
  * subscription (`isActive: false`, `pausedReason: circuit_breaker`).
  * @returns true when this failure tripped the breaker
  */
-export async function recordWebhookFailure(orgId: string, id: string, now: Date, threshold = CIRCUIT_BREAKER_THRESHOLD): Promise<boolean> {
+export function recordWebhookFailure(orgId: string, id: string, now: Date, threshold = CIRCUIT_BREAKER_THRESHOLD): Promise<boolean> {
+  return recordWebhookFailures(orgId, id, 1, now, threshold);
+}
+
+/**
+ * Counts `failures` failed deliveries in one write (`ADD`; the delivery worker counts an SQS batch's failures of a
+ * subscription together: shared/use-cases/delivery-breaker.ts); when the count reaches `threshold` (breaker enabled,
+ * subscription active) a second, conditional write pauses the subscription.
+ * @param failures a positive integer
+ * @returns true when these failures tripped the breaker (false for a missing subscription, a disabled breaker or one
+ *   already paused)
+ */
+export async function recordWebhookFailures(orgId: string, id: string, failures: number, now: Date, threshold = CIRCUIT_BREAKER_THRESHOLD): Promise<boolean> {
   const out = await db()
-    .send(new UpdateCommand({ TableName: tableName(), Key: key(orgId, id), UpdateExpression: 'ADD consecutiveFailures :one', ConditionExpression: 'attribute_exists(SK)', ExpressionAttributeValues: { ':one': 1 }, ReturnValues: 'ALL_NEW' }))
+    .send(new UpdateCommand({ TableName: tableName(), Key: key(orgId, id), UpdateExpression: 'ADD consecutiveFailures :n', ConditionExpression: 'attribute_exists(SK)', ExpressionAttributeValues: { ':n': failures }, ReturnValues: 'ALL_NEW' }))
     .catch(ignoreMissing);
   const s = out?.Attributes;
   if (!s || !s.circuitBreakerEnabled || !s.isActive || Number(s.consecutiveFailures) < threshold) return false;

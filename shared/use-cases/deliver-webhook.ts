@@ -4,14 +4,15 @@
  * the subscription's timeout, record the attempt. 2xx is success. On failure the message's visibility is set to the
  * next retry delay (shared/events/retry-schedule.ts) so SQS redelivers it then; after the last attempt the queue's
  * redrive policy moves it to the dead-letter queue. Consecutive failures trip the circuit breaker, which pauses the
- * subscription. The attempt number is SQS's receive count.
+ * subscription; the breaker counts the batch's results of a subscription in one write (shared/use-cases/delivery-breaker.ts).
+ * The attempt number is SQS's receive count.
  * Metrics (Count, one per message): `DeliveriesSucceeded`, `DeliveriesFailed` (an attempt that failed, retried or
  * final), `DeliveriesDropped` (not attempted), `DeliveryErrors` (unexpected errors, counted by the worker) and
  * `BreakerTrips`.
  */
 import type { SQSRecord } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { recordWebhookFailure, recordWebhookSuccess, wantsEvent } from '#db/webhooks';
+import { wantsEvent } from '#db/webhooks';
 import type { DeliveryAttempt, DeliveryMessage } from '#db/webhook-deliveries';
 import { signWebhookBody } from '#events/signing';
 import { postWebhook } from '#events/webhook-transport';
@@ -56,15 +57,17 @@ export const countDelivery = (name: MetricNameOf<typeof DELIVERY_METRICS>): void
  * @returns true when SQS should redeliver it later
  */
 export async function deliver(record: SQSRecord, now = () => new Date(), batch: DeliveryBatch = deliveryBatch(1)): Promise<boolean> {
-  const recorded = { yes: false };
+  const recorded = { yes: false, counted: false };
   try {
     return await attemptDelivery(record, now, batch, recorded);
   } finally {
+    if (!recorded.counted) batch.uncounted();
     if (!recorded.yes) batch.release();
   }
 }
 
-async function attemptDelivery(record: SQSRecord, now: () => Date, batch: DeliveryBatch, recorded: { yes: boolean }): Promise<boolean> {
+/** `recorded`: whether the message has recorded its attempt (`yes`) and counted it on the breaker, or said it will not (`counted`). */
+async function attemptDelivery(record: SQSRecord, now: () => Date, batch: DeliveryBatch, recorded: { yes: boolean; counted: boolean }): Promise<boolean> {
   const m = JSON.parse(record.body) as DeliveryMessage;
   // SQS's receive count is the attempt number: the redrive policy dead-letters the message after the last one.
   const attempt = Number(record.attributes.ApproximateReceiveCount ?? 1);
@@ -83,7 +86,11 @@ async function attemptDelivery(record: SQSRecord, now: () => Date, batch: Delive
   }
   const started = now();
   const recordAttempt = (a: DeliveryAttempt, retry?: RetryLater) => ((recorded.yes = true), batch.recordAttempt(m.orgId, a, started, retry));
+  const count = (ok: boolean) => ((recorded.counted = true), batch.count(m.orgId, sub.id, ok, started));
   if (!sub.isActive || (m.eventType !== 'webhook.test' && !wantsEvent(sub, m.eventType))) {
+    // Before the attempt waits for the batch: the breaker's write must not wait for this message.
+    recorded.counted = true;
+    batch.uncounted();
     const reason = sub.pausedReason === 'circuit_breaker' ? 'subscription paused by the circuit breaker' : !sub.isActive ? 'subscription inactive' : 'event type no longer subscribed';
     await recordAttempt({ ...base, attemptedAt: started.toISOString(), ok: false, statusCode: null, latencyMs: null, error: reason, nextRetryAt: null, outcome: 'dropped' });
     countDelivery('DeliveriesDropped');
@@ -93,18 +100,19 @@ async function attemptDelivery(record: SQSRecord, now: () => Date, batch: Delive
   const result = await postWebhook(sub.url, m.payload, deliveryHeaders(m, sub.secret, sub.headers, sentAt), sub.timeoutSeconds * 1000);
   if (result.ok) {
     const stored = recordAttempt({ ...base, attemptedAt: sentAt, ok: true, statusCode: result.statusCode, latencyMs: result.latencyMs, error: null, nextRetryAt: null, outcome: 'succeeded' });
-    // The breaker's reset goes with the attempt items' write (not after it), once the batch's failures are counted.
-    const reset = batch.failuresKnown().then(async () => {
-      if (await batch.clearsFailures(m.orgId, sub.id)) await recordWebhookSuccess(m.orgId, sub.id);
-    });
+    // The breaker's clear goes beside the attempt items' write, once the batch's results are counted.
+    const reset = count(true);
     const failed = (await Promise.allSettled([stored, reset])).find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
     countDelivery('DeliveriesSucceeded');
     return false;
   }
   const delay = retryDelaySeconds(attempt);
-  const tripped = await recordWebhookFailure(m.orgId, sub.id, started);
-  batch.failed(m.orgId, sub.id);
+  const counted = count(false);
+  // A disabled breaker never trips (its count is only shown), so the attempt need not wait for the count's write.
+  // Were it enabled meanwhile and tripped, the retry is dropped on its next receive.
+  const breaker = sub.circuitBreakerEnabled ? await counted : 'counted';
+  const tripped = breaker !== 'counted';
   const retrying = delay !== null && !tripped;
   const a: DeliveryAttempt = {
     ...base, attemptedAt: sentAt, ok: false, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error,
@@ -113,12 +121,13 @@ async function attemptDelivery(record: SQSRecord, now: () => Date, batch: Delive
   };
   // Retried after its delay; the last attempt is visible again at once, so the next receive exceeds maxReceiveCount
   // and SQS dead-letters it.
-  await recordAttempt(a, tripped ? undefined : { receiptHandle: record.receiptHandle, visibilitySeconds: delay ?? 0 });
+  const stored = recordAttempt(a, tripped ? undefined : { receiptHandle: record.receiptHandle, visibilitySeconds: delay ?? 0 });
+  const failed = (await Promise.allSettled([stored, counted])).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
   countDelivery('DeliveriesFailed');
-  if (tripped) {
+  if ((await counted) === 'tripped') {
     countDelivery('BreakerTrips');
     logger.warn('circuit breaker paused a webhook subscription', { orgId: m.orgId, subscriptionId: sub.id, eventId: m.eventId });
-    return false;
   }
-  return true;
+  return !tripped;
 }

@@ -2,26 +2,22 @@
  * What the deliveries of one SQS batch (one invocation of the delivery worker, up to 10 messages processed at
  * once) share, so that a batch costs fewer DynamoDB round trips than its messages one by one:
  * - the subscription: read once per subscription and batch (consistent read) instead of once per message. The
- *   messages of a batch start together, so they saw the same state before too; a breaker tripped by one of them
- *   stops the others' retries (their next receive reads it paused).
- * - the breaker's reset after a success: made by the first success after the failures the batch knows of (its read,
- *   or failures recorded during the batch), not by every success of the batch; skipped when there are none, the
- *   case where the conditional update (shared/db/webhooks.ts `recordWebhookSuccess`) changes nothing. A success asks
- *   once the batch's failures are known (`failuresKnown`: when the attempt items are flushed), alongside their write.
+ *   messages of a batch start together, so they saw the same state before too; a breaker tripped by the batch's
+ *   failures drops them all (their next receive would read it paused).
+ * - the circuit breaker: one write per subscription and batch, once every message has counted its POST's result
+ *   (shared/use-cases/delivery-breaker.ts: failures added together, or the count cleared when the batch has a success).
  * - the attempt items: written together (one `BatchWriteItem`) once every message of the batch has its attempt or
- *   has finished without one, or 1 s after the first one waits; each delivery record is still moved by its own
- *   conditional update, at once.
+ *   has finished without one, or 1 s after the first one waits; a delivery record is moved by its own conditional
+ *   update, at once, when its delivery finishes (shared/db/webhook-deliveries.ts `markDelivery`: not for a retry).
  * - the visibility changes of the messages to retry (their retry delays): sent with the attempt items, in one
  *   `ChangeMessageVisibilityBatch` (one `ChangeMessageVisibility` for a single message).
  */
 import { ChangeMessageVisibilityBatchCommand, ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { getWebhook, type WebhookSubscription } from '#db/webhooks';
+import { batchBreaker, LINGER_MS, type BatchBreaker } from '#use-cases/delivery-breaker';
 import { attemptItem, markDelivery, putAttempts, type DeliveryAttempt } from '#db/webhook-deliveries';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
 import { SQS_BATCH_ENTRIES } from '#use-cases/delivery-sends';
-
-/** Longest wait of an attempt item for the rest of its batch, in ms (a slow receiver must not hold the others long). */
-const LINGER_MS = 1000;
 
 /** When SQS should deliver a message again: its receipt handle and the seconds until it is visible. */
 export interface RetryLater {
@@ -29,17 +25,9 @@ export interface RetryLater {
   visibilitySeconds: number;
 }
 
-export interface DeliveryBatch {
+export interface DeliveryBatch extends BatchBreaker {
   /** The subscription as read (consistently) for this batch. @throws NotFound */
   subscription(orgId: string, id: string): Promise<WebhookSubscription>;
-  /** Notes a failure counted on the subscription's breaker during this batch. */
-  failed(orgId: string, id: string): void;
-  /**
-   * Whether this success should clear the subscription's consecutive failures: true for the first success after the
-   * failures this batch knows of (true when its read is unknown), false when there are none or a success of this
-   * batch already cleared them.
-   */
-  clearsFailures(orgId: string, id: string): Promise<boolean>;
   /**
    * Stores one attempt (with the batch's others), moves its delivery and, with `retry`, sets the message's visibility
    * (with the batch's others). Resolves once all are done.
@@ -48,36 +36,26 @@ export interface DeliveryBatch {
   recordAttempt(orgId: string, a: DeliveryAttempt, now: Date, retry?: RetryLater): Promise<void>;
   /** A message that finished without `recordAttempt` (dropped unread, or an error): the batch stops waiting for it. */
   release(): void;
-  /**
-   * Resolves when the attempt items waiting now are flushed: every message of the batch has its attempt, or finished,
-   * or 1 s passed. Its failures are counted by then (each failed attempt is counted before it is recorded). Call it
-   * after `recordAttempt`.
-   */
-  failuresKnown(): Promise<void>;
 }
 
 /**
- * A batch of `size` messages. Each message must end in exactly one `recordAttempt` or `release`, and the messages
- * must run concurrently (Powertools' `BatchProcessor` does): the attempt items are written when the last one arrives.
+ * A batch of `size` messages. Each message must call exactly one of `count` (before its `recordAttempt`) and
+ * `uncounted` (before it waits for anything of the batch), and end in exactly one `recordAttempt` or `release`; the
+ * messages must run concurrently (Powertools' `BatchProcessor` does): the breaker is written when the last one has
+ * counted, the attempt items when the last one arrives.
  */
 export function deliveryBatch(size: number): DeliveryBatch {
   const subs = new Map<string, Promise<WebhookSubscription>>();
-  /** Failures recorded during the batch, by subscription. */
-  const failures = new Map<string, number>();
-  /** The failure count (as above) that a success of the batch cleared, by subscription. */
-  const cleared = new Map<string, number>();
   const waiting: { item: Record<string, unknown>; retry?: RetryLater; done: (err?: unknown) => void }[] = [];
-  /** Callers of `failuresKnown`, woken by the next flush. */
-  const untilFlush: (() => void)[] = [];
+  const key = (orgId: string, id: string) => `${orgId}/${id}`;
+  const breaker = batchBreaker(size, (orgId, id) => subs.get(key(orgId, id)));
   let open = size;
   let timer: NodeJS.Timeout | undefined;
-  const key = (orgId: string, id: string) => `${orgId}/${id}`;
 
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
     const batch = waiting.splice(0);
-    for (const wake of untilFlush.splice(0)) wake();
     if (!batch.length) return;
     const retries = batch.filter((w) => w.retry);
     Promise.all([
@@ -96,30 +74,16 @@ export function deliveryBatch(size: number): DeliveryBatch {
       if (!subs.has(k)) subs.set(k, getWebhook(orgId, id, true));
       return subs.get(k)!;
     },
-    failed(orgId, id) {
-      const k = key(orgId, id);
-      failures.set(k, (failures.get(k) ?? 0) + 1);
-    },
-    async clearsFailures(orgId, id) {
-      const k = key(orgId, id);
-      if (!failures.get(k)) {
-        const read = await subs.get(k)?.catch(() => undefined);
-        if (read && read.consecutiveFailures === 0 && !failures.get(k)) return false;
-      }
-      const known = failures.get(k) ?? 0;
-      if (cleared.get(k) === known) return false;
-      cleared.set(k, known);
-      return true;
-    },
+    count: breaker.count,
+    uncounted: breaker.uncounted,
     async recordAttempt(orgId, a, now, retry) {
       const item = attemptItem(orgId, a, now);
       const stored = new Promise<void>((resolve, reject) => waiting.push({ item, retry, done: (err) => (err ? reject(err) : resolve()) }));
       timer ??= setTimeout(flush, LINGER_MS);
       settle();
-      await Promise.all([stored, markDelivery(orgId, a)]);
+      await Promise.all([stored, markDelivery(orgId, a)]); // no write for a retry
     },
     release: settle,
-    failuresKnown: () => (waiting.length ? new Promise<void>((resolve) => untilFlush.push(resolve)) : Promise.resolve()),
   };
 }
 

@@ -77,7 +77,11 @@ describe('circuit breaker, end to end', () => {
     const attempts = await listAllAttempts(api, org.keys.read, sub.id);
     expect(attempts.filter((a) => a.statusCode === 503)).toHaveLength(broken.stats.requests);
     expect(broken.stats.requests).toBeGreaterThanOrEqual(3);
-    expect(attempts.filter((a) => a.outcome === 'dropped' && a.statusCode === 503)).toHaveLength(1); // the one that tripped it
+    // The failures of the SQS batch that tripped it are dropped at once, not retried (shared/use-cases/delivery-breaker.ts):
+    // one to three, however the queue batched the three events.
+    const tripping = attempts.filter((a) => a.outcome === 'dropped' && a.statusCode === 503);
+    expect(tripping.length).toBeGreaterThanOrEqual(1);
+    expect(tripping.length).toBeLessThanOrEqual(3);
     expect(new Set(attempts.filter((a) => a.outcome === 'dropped').map((a) => a.eventId))).toEqual(new Set(first));
 
     const requestsWhenPaused = broken.stats.requests;

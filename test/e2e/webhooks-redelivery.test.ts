@@ -37,7 +37,14 @@ describe('webhook redelivery', () => {
       return d.size === 3 && [...d.values()].every((r) => r.status === 'failed');
     }, 30_000, { intervalMs: 200 });
     expect(h.receiver.received.size).toBe(0);
-    const [first, ...rest] = [...events].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+    // Bulk redelivery goes oldest final attempt first (its sort key, `ATT#<attemptedAt>#<deliveryId>#…`), which need
+    // not follow the events' order (the queue hands retries back in any order): the one redelivered alone is that one.
+    const finalAttempts = await until('the final attempts to be listed', async () => {
+      const failed = (await listAllAttempts(h.api, h.org.keys.read, h.sub.id)).filter((a) => a.outcome === 'failed');
+      return failed.length === events.length ? failed : undefined;
+    }, 10_000);
+    const finalKey = (eventId: string) => finalAttempts.filter((a) => a.eventId === eventId).map((a) => `${a.attemptedAt}#${a.deliveryId}`)[0];
+    const [first, ...rest] = [...events].sort((a, b) => finalKey(a.eventId).localeCompare(finalKey(b.eventId)));
     h.receiver.behaviour = 'ok';
 
     // One delivery: a new delivery of the same event.

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import 'aws-sdk-client-mock-vitest/extend';
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityBatchCommand, ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { CIRCUIT_BREAKER_THRESHOLD, createWebhook, getWebhook, recordWebhookFailure, replaceWebhook, type WebhookInput } from '#db/webhooks';
 import { listAttempts } from '#db/webhook-deliveries';
 import { handler } from '#functions/webhook-delivery/handler';
@@ -115,6 +115,23 @@ describe('the worker and the breaker (WEBHOOK_BREAKER_THRESHOLD=3)', () => {
     const [attempt] = (await listAttempts(orgId, sub.id, 10, 0)).filter((a) => a.eventId === third.eventId);
     expect(attempt).toMatchObject({ statusCode: 500, outcome: 'dropped', nextRetryAt: null });
     expect(await getWebhook(orgId, sub.id, true)).toMatchObject({ isActive: false, pausedReason: 'circuit_breaker' });
+  });
+
+  it('a batch whose failures reach the threshold trips the breaker once and drops them all, none retried', async () => {
+    rx.respondWith(status(500));
+    const sub = await subscribe();
+    const messages = Array.from({ length: 4 }, () => deliveryMessage(orgId, sub.id));
+    sqsMock.resetHistory();
+
+    const out = await handler({ Records: messages.map((m) => sqsRecord(m)) });
+
+    expect(out.batchItemFailures).toEqual([]);
+    expect(sqsMock).not.toHaveReceivedCommand(ChangeMessageVisibilityBatchCommand);
+    expect(sqsMock).not.toHaveReceivedCommand(ChangeMessageVisibilityCommand);
+    const attempts = await listAttempts(orgId, sub.id, 10, 0);
+    expect(attempts.map((a) => a.outcome)).toEqual(['dropped', 'dropped', 'dropped', 'dropped']);
+    expect(attempts.every((a) => a.statusCode === 500 && a.nextRetryAt === null)).toBe(true);
+    expect(await getWebhook(orgId, sub.id, true)).toMatchObject({ isActive: false, pausedReason: 'circuit_breaker', consecutiveFailures: 4 });
   });
 
   it('a success resets the consecutive-failure count', async () => {

@@ -2,7 +2,7 @@
  * The delivery worker's per-batch sharing (shared/use-cases/delivery-batch.ts), DynamoDB and SQS mocked: the attempt
  * items wait for the rest of the batch (or 1 s), one `BatchWriteItem` for several and a `PutItem` for one, each
  * delivery record is moved at once, a failed write fails every attempt of the batch, the retries' visibility changes
- * go together, the subscription is read once, and one success per known failure clears the breaker's count.
+ * go together, and the subscription is read once. The breaker's writes per batch: test/unit/delivery-breaker.test.ts.
  * (Against DynamoDB Local and a real receiver: test/integration/webhook-delivery-batch.test.ts.)
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -77,38 +77,6 @@ describe('deliveryBatch', () => {
     expect(ddb).not.toHaveReceivedCommand(BatchWriteCommand);
   });
 
-  it('failuresKnown resolves at the flush: after the last message settles (or 1 s), before the attempt items are written', async () => {
-    let written!: () => void;
-    ddb.on(BatchWriteCommand).callsFake(() => new Promise((resolve) => (written = () => resolve({ UnprocessedItems: {} }))));
-    const batch = deliveryBatch(3);
-    const a = batch.recordAttempt('org-1', attempt('e1'), NOW);
-    const order: string[] = [];
-    const known = batch.failuresKnown().then(() => order.push('known'));
-    await settle();
-    expect(order).toEqual([]); // two messages still open: their failures are not counted yet
-    batch.failed('org-1', 'sub-1');
-    const b = batch.recordAttempt('org-1', { ...attempt('e2'), ok: false, outcome: 'retrying' }, NOW);
-    await settle();
-    expect(order).toEqual([]);
-    batch.release();
-    await known;
-    expect(ddb).toHaveReceivedCommandTimes(BatchWriteCommand, 1); // sent, not yet answered
-    void a.then(() => order.push('stored'));
-    written();
-    await Promise.all([a, b]);
-    expect(order).toEqual(['known', 'stored']);
-    // After the flush (nothing waiting) it resolves at once.
-    await expect(batch.failuresKnown()).resolves.toBeUndefined();
-
-    const slow = deliveryBatch(2);
-    void slow.recordAttempt('org-1', attempt('e3'), NOW);
-    const lingered = slow.failuresKnown().then(() => 'known');
-    await vi.advanceTimersByTimeAsync(999);
-    expect(await Promise.race([lingered, Promise.resolve('pending')])).toBe('pending');
-    await vi.advanceTimersByTimeAsync(1);
-    await expect(lingered).resolves.toBe('known');
-  });
-
   it('fails every attempt of the batch when their write fails (the worker then leaves the messages to SQS)', async () => {
     ddb.on(BatchWriteCommand).rejects(new Error('throttled'));
     const batch = deliveryBatch(2);
@@ -149,26 +117,11 @@ describe('deliveryBatch', () => {
     expect((results[1] as PromiseRejectedResult).reason.message).toContain('ReceiptHandleIsInvalid');
   });
 
-  it('reads a subscription once per batch; one success clears the failures it knows of', async () => {
+  it('reads a subscription once per batch, consistently', async () => {
     ddb.on(GetCommand).resolves({ Item: { id: 'sub-1', orgId: 'org-1', events: ['*'], isActive: true, consecutiveFailures: 0 } });
     const batch = deliveryBatch(3);
     await Promise.all([batch.subscription('org-1', 'sub-1'), batch.subscription('org-1', 'sub-1')]);
     expect(ddb).toHaveReceivedCommandTimes(GetCommand, 1);
     expect(ddb.commandCalls(GetCommand)[0].args[0].input.ConsistentRead).toBe(true);
-    expect(await batch.clearsFailures('org-1', 'sub-1')).toBe(false); // none read, none recorded
-    batch.failed('org-1', 'sub-1');
-    expect(await batch.clearsFailures('org-1', 'sub-1')).toBe(true); // the first success after it
-    expect(await batch.clearsFailures('org-1', 'sub-1')).toBe(false); // already cleared
-    batch.failed('org-1', 'sub-1');
-    expect(await batch.clearsFailures('org-1', 'sub-1')).toBe(true); // a failure after the clear
-    expect(await batch.clearsFailures('org-1', 'sub-unread')).toBe(true); // unknown: clear to be safe
-    expect(await batch.clearsFailures('org-1', 'sub-unread')).toBe(false);
-  });
-
-  it('clears failures found by the read once per batch', async () => {
-    ddb.on(GetCommand).resolves({ Item: { id: 'sub-1', orgId: 'org-1', events: ['*'], isActive: true, consecutiveFailures: 2 } });
-    const batch = deliveryBatch(3);
-    await batch.subscription('org-1', 'sub-1');
-    expect(await Promise.all([batch.clearsFailures('org-1', 'sub-1'), batch.clearsFailures('org-1', 'sub-1')])).toEqual([true, false]);
   });
 });
