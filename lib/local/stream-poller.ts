@@ -40,7 +40,7 @@ export interface StreamPollerOptions {
    * local runtime then polls DynamoDB Local four times a second instead of twenty.
    */
   maxIdleIntervalMs?: number;
-  /** Records read per GetRecords, which is also the largest batch handed to `invoke` (default 100). */
+  /** The largest batch handed to `invoke`, in records that passed the filter (default 100; also GetRecords' `Limit`). */
   batchSize?: number;
   /** Pause before retrying after a failed batch, in ms (default 500). */
   retryBackoffMs?: number;
@@ -88,8 +88,9 @@ const STALE_POSITION = new Set(['TrimmedDataAccessException', 'ResourceNotFoundE
  *
  * Semantics, as Lambda's mapping with `ReportBatchItemFailures` (no bisect, unlimited retries):
  * - shards are read parent first: a child shard starts once its parent is closed and fully read;
- * - each GetRecords page (≤ `batchSize` records) is filtered, then invoked as one event (skipped when the
- *   filter leaves nothing); records that were filtered out count as processed;
+ * - records are filtered before they are batched, as Lambda does: GetRecords pages are read until `batchSize`
+ *   records passed the filter or the shard has no more for now, then invoked as one event (skipped when the filter
+ *   leaves nothing); records that were filtered out count as processed;
  * - `batchItemFailures` → records before the lowest failed `SequenceNumber` are checkpointed, the rest
  *   (failed one included) are re-read and re-invoked after `retryBackoffMs`; a throw, or an
  *   `itemIdentifier` that names no record of the batch, retries the whole batch;
@@ -262,6 +263,23 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     shard.retryAt = undefined;
     const records = raw.map((r) => toDynamoDbRecord(r, streamArn!));
     const batch = records.filter(filter);
+    // Lambda filters records before it batches them (a record no filter matches is discarded; the others go into the
+    // next event: Lambda developer guide, "Control which events Lambda sends to your function"), so a batch holds up
+    // to `batchSize` matching records: read on while the shard has more and the batch has room.
+    let next = page.NextShardIterator;
+    while (next && batch.length < batchSize && !stopping) {
+      let more;
+      try {
+        more = await streams.send(new GetRecordsCommand({ ShardIterator: next, Limit: batchSize - batch.length }));
+      } catch {
+        break; // the records read so far go as they are; the next poll reads on from `next`
+      }
+      const read = (more.Records ?? []).map((r) => toDynamoDbRecord(r, streamArn!));
+      if (!read.length) break;
+      records.push(...read);
+      batch.push(...read.filter(filter));
+      next = more.NextShardIterator;
+    }
     const failedAt = batch.length ? await deliver(batch) : undefined;
     if (failedAt !== undefined) {
       const index = records.findIndex((r) => r.dynamodb?.SequenceNumber === failedAt);
@@ -273,8 +291,8 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
       return true;
     }
     markProcessed(shard, records[records.length - 1].dynamodb!.SequenceNumber!);
-    shard.iterator = page.NextShardIterator;
-    if (!page.NextShardIterator) markClosed(shard);
+    shard.iterator = next;
+    if (!next) markClosed(shard);
     await saveCheckpoint();
     return true;
   }

@@ -236,6 +236,29 @@ describe('DynamoDB Streams poller over DynamoDB Local', () => {
     return { invoke, records, events, count };
   }
 
+  it('filters before it batches, as Lambda does: a batch holds up to batchSize records that passed, read over several pages', async () => {
+    // A table of its own, its stream read from TRIM_HORIZON: 6 other items, then 6 outbox events.
+    const own = await useTestTable();
+    const ownClient = new DynamoDBClient({ endpoint: own.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const putOwn = (id: string, entity: string) =>
+      ownClient.send(new PutItemCommand({ TableName: own.tableName, Item: { PK: { S: `ORG#o1#EVENT#${id}` }, SK: { S: 'EVENT' }, entity: { S: entity }, orgId: { S: 'o1' } } }));
+    for (const id of ['x1', 'x2', 'x3', 'x4', 'x5', 'x6']) await putOwn(id, 'Transaction');
+    for (const id of ['b1', 'b2', 'b3', 'b4', 'b5', 'b6']) await putOwn(id, 'OutboxEvent');
+    const handler = standIn();
+    const poller = startStreamPoller({ endpoint: own.endpoint, tableName: own.tableName, checkpointFile: path.join(dir, 'batching.json'), invoke: handler.invoke, batchSize: 4, intervalMs: 50, log: quietLog([]) });
+    try {
+      await waitFor('b6 delivered', () => handler.count('b6') === 1);
+      // Read 4 records a page, a batch per page would have been [b1 b2] and [b3 b4 b5 b6] after a page of others alone.
+      expect(handler.events.map((ev) => ev.Records.map(pkOf))).toEqual([
+        ['b1', 'b2', 'b3', 'b4'],
+        ['b5', 'b6'],
+      ]);
+    } finally {
+      await poller.stop();
+      ownClient.destroy();
+    }
+  });
+
   it('delivers outbox INSERTs as DynamoDBStreamEvent records, filters the rest, retries failures, and resumes from its checkpoint', async () => {
     const checkpointFile = path.join(dir, 'nested', 'stream-checkpoint.json');
     const logs: string[] = [];
