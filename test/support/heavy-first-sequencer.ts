@@ -27,11 +27,18 @@ const rank = (spec: TestSpecification): number => {
   return i < 0 ? HEAVY_FIRST.length : i;
 };
 
+/**
+ * Projects that run after the others: the assembly files wait for the test assembly's synthesis, which runs in the
+ * background from the start of the run (test/support/assembly-synth.ts); run first, they held a worker idle for it.
+ */
+const LAST_PROJECTS = ['assembly'];
+
 export default class HeavyFirstSequencer extends BaseSequencer {
-  /** vitest's order (projects one after another), then, within each project, the files above first. */
+  /** vitest's order (projects one after another, `LAST_PROJECTS` last), then, within each project, the files above first. */
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const byProject = new Map<string, TestSpecification[]>();
     for (const spec of await super.sort(files)) byProject.set(spec.project.name, [...(byProject.get(spec.project.name) ?? []), spec]);
-    return [...byProject.values()].flatMap((specs) => specs.map((spec, i) => ({ spec, i })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.i - b.i).map(({ spec }) => spec));
+    const late = (name: string) => (LAST_PROJECTS.includes(name) ? 1 : 0);
+    return [...byProject.entries()].sort(([a], [b]) => late(a) - late(b)).map(([, specs]) => specs).flatMap((specs) => specs.map((spec, i) => ({ spec, i })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.i - b.i).map(({ spec }) => spec));
   }
 }
