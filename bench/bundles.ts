@@ -27,25 +27,12 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 export const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 `;
 
-/**
- * The SDK floor of the groups that also talk to S3 (documents, extractions): the baseline plus the S3 client
- * and presigner they cannot do without, so their own overhead can be told from the S3 SDK's.
- */
-const S3_FLOOR_SOURCE = `${BASELINE_SOURCE}
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-export const s3 = new S3Client({});
-export const s3Parts = [PutObjectCommand, getSignedUrl];
-`;
-
 export interface BundleInfo {
   name: string;
   file: string;
   bytes: number;
   /** The three largest npm packages in the bundle (bytes of output they contribute). */
   topPackages: { name: string; bytes: number }[];
-  /** The bundle holds the S3 client (compare its init with the S3 floor too). */
-  usesS3: boolean;
   /** Its lazy chunks (none for most), each loaded on first use of its specifier. */
   chunks: ChunkInfo[];
 }
@@ -80,8 +67,6 @@ const common = (outfile: string, xraySdk = true, external: string[] = []): Build
 function outputOf(meta: Metafile, outfile: string) {
   return Object.entries(meta.outputs).find(([f]) => path.resolve(f) === path.resolve(outfile))?.[1];
 }
-
-const usesS3 = (meta: Metafile, outfile: string): boolean => Object.keys(outputOf(meta, outfile)?.inputs ?? {}).some((i) => i.includes('@aws-sdk/client-s3/'));
 
 function topPackages(meta: Metafile, outfile: string): BundleInfo['topPackages'] {
   const out = outputOf(meta, outfile);
@@ -125,26 +110,17 @@ export async function bundleGroups(
         }),
       );
       if (lazy.length) writeFileSync(path.join(dir, 'package.json'), JSON.stringify(assetPackageJson(lazy)));
-      return { name: group, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(meta, outfile), usesS3: usesS3(meta, outfile), chunks };
+      return { name: group, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(meta, outfile), chunks };
     }),
   );
 }
 
-const REFERENCES = {
-  dynamodb: { dir: 'baseline-dynamodb-client', name: 'baseline (DynamoDB client only)', source: BASELINE_SOURCE },
-  's3-floor': { dir: 'floor-dynamodb-s3-clients', name: 'S3 floor (DynamoDB + S3 clients)', source: S3_FLOOR_SOURCE },
-} as const;
-
-/**
- * Bundles a reference module: `dynamodb` (the baseline: only `DynamoDBDocumentClient.from(new DynamoDBClient({}))`)
- * or `s3-floor` (the baseline plus an S3 client and the presigner).
- */
-export async function bundleBaseline(root: string, outDir: string, kind: keyof typeof REFERENCES = 'dynamodb'): Promise<BundleInfo> {
-  const ref = REFERENCES[kind];
-  const outfile = path.join(outDir, ref.dir, 'index.mjs');
+/** Bundles the baseline: a module holding only `DynamoDBDocumentClient.from(new DynamoDBClient({}))`. */
+export async function bundleBaseline(root: string, outDir: string): Promise<BundleInfo> {
+  const outfile = path.join(outDir, 'baseline-dynamodb-client', 'index.mjs');
   mkdirSync(path.dirname(outfile), { recursive: true });
-  const result = await build({ ...common(outfile), absWorkingDir: root, stdin: { contents: ref.source, resolveDir: root, sourcefile: `${ref.dir}.ts`, loader: 'ts' } });
-  return { name: ref.name, file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(result.metafile!, outfile), usesS3: kind === 's3-floor', chunks: [] };
+  const result = await build({ ...common(outfile), absWorkingDir: root, stdin: { contents: BASELINE_SOURCE, resolveDir: root, sourcefile: 'baseline-dynamodb-client.ts', loader: 'ts' } });
+  return { name: 'baseline (DynamoDB client only)', file: outfile, bytes: statSync(outfile).size, topPackages: topPackages(result.metafile!, outfile), chunks: [] };
 }
 
 /**
@@ -158,25 +134,6 @@ export async function measureInitOnce(file: string, env: NodeJS.ProcessEnv): Pro
   const [ms, cpuMs] = (stdout.trim().split('\n').pop() ?? '').split(' ').map(Number);
   if (!Number.isFinite(ms) || !Number.isFinite(cpuMs)) throw new Error(`init of ${file}: unexpected output ${JSON.stringify(stdout)}`);
   return { ms, cpuMs };
-}
-
-/**
- * Median init time of each bundle over `runs` fresh processes, after one untimed import of each (warm file
- * cache). Rounds are interleaved (every bundle once per round, baseline included) so machine noise spreads
- * evenly over all of them.
- * @param env the environment of the processes, or of each bundle's processes
- * @returns bundle file → { medianMs, samplesMs, medianCpuMs } (wall clock, and CPU time: `measureInitOnce`)
- */
-export async function measureInit(
-  files: string[],
-  runs: number,
-  env: NodeJS.ProcessEnv | ((file: string) => NodeJS.ProcessEnv),
-): Promise<Map<string, { medianMs: number; samplesMs: number[]; medianCpuMs: number }>> {
-  const envOf = typeof env === 'function' ? env : () => env;
-  const samples = new Map(files.map((f) => [f, [] as { ms: number; cpuMs: number }[]]));
-  for (const f of files) await measureInitOnce(f, envOf(f));
-  for (let r = 0; r < runs; r++) for (const f of files) samples.get(f)!.push(await measureInitOnce(f, envOf(f)));
-  return new Map([...samples].map(([f, s]) => [f, { medianMs: median(s.map((x) => x.ms)), samplesMs: s.map((x) => x.ms), medianCpuMs: median(s.map((x) => x.cpuMs)) }]));
 }
 
 /** A bundle's init measured in pairs with the baseline (`measureInitPaired`). */
