@@ -17,7 +17,7 @@ import path from 'node:path';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { LambdaGroup } from '#api/types';
 
-/** Lazy modules of the API groups, by group; every other group (and every worker) bundles them statically. */
+/** Lazy modules of particular API groups, by group; every other group (and every worker) bundles them statically. */
 export const API_GROUP_LAZY_MODULES: Partial<Record<LambdaGroup, readonly string[]>> = {
   // html-to-text with its parser (~114 KB) for HTML-only sends, libphonenumber-js with the mobile set (~84 KB) for
   // texts and recipients' SMS availability: without them the group is within 400 KB (README, "Benchmark").
@@ -28,8 +28,14 @@ export const API_GROUP_LAZY_MODULES: Partial<Record<LambdaGroup, readonly string
   templates: ['#domain/template-parser'],
 };
 
-/** The lazy modules of API group `group` (none for most). */
-export const lazyModulesOf = (group: LambdaGroup): readonly string[] => API_GROUP_LAZY_MODULES[group] ?? [];
+/**
+ * Lazy modules of every API group: the OAuth access-token check with aws-jwt-verify (~14 KB), needed only by a request
+ * that carries an access token, not by one with an organization API key.
+ */
+export const EVERY_API_GROUP_LAZY_MODULES: readonly string[] = ['#use-cases/access-token-signature'];
+
+/** The lazy modules of API group `group`: its own (`API_GROUP_LAZY_MODULES`), then every group's. */
+export const lazyModulesOf = (group: LambdaGroup): readonly string[] => [...(API_GROUP_LAZY_MODULES[group] ?? []), ...EVERY_API_GROUP_LAZY_MODULES];
 
 /** One lazy module as shipped. */
 export interface LazyChunk {

@@ -6,13 +6,14 @@
  * A token is authenticated by its signature, then counted on its grant item (one conditional `UpdateItem`, which
  * also refuses a revoked grant), then the membership is re-read (a removed user gets 401 at once).
  */
-import { JwtVerifier } from 'aws-jwt-verify/jwt-verifier';
-import { JwtBaseError } from 'aws-jwt-verify/error';
 import { countOnCredential, KeyRejected, type Bucket, type Principal } from '#db/api-keys';
 import { grantItemKey } from '#db/oauth';
 import { isMember } from '#db/orgs';
 import { getDeletionState } from '#db/workspace-deletion';
-import { publishedSigningKeys } from '#use-cases/signing-key-cache';
+import { cachedSigningKey, publishedSigningKey } from '#use-cases/signing-key-cache';
+import type { AccessClaims } from '#use-cases/access-token-signature';
+
+export type { AccessClaims };
 
 /**
  * The resource identifiers (RFC 8707) this service's tokens may be issued for, on the origin it is served from: the
@@ -20,48 +21,21 @@ import { publishedSigningKeys } from '#use-cases/signing-key-cache';
  */
 export const acceptedAudiences = (origin: string): string[] => [origin, `${origin}/`, `${origin}/api/v1`, `${origin}/mcp`];
 
-/** The claims of a verified access token. */
-export interface AccessClaims {
-  sub: string;
-  org_id: string;
-  client_id: string;
-  scope: string;
-  gid: string;
-}
-
 /** The token is not a valid, live credential of a current member. */
 export class TokenRejected extends Error {}
-
-const makeVerifier = (issuer: string) =>
-  JwtVerifier.create(
-    {
-      issuer,
-      audience: acceptedAudiences(issuer),
-      jwksUri: `${issuer}/.well-known/jwks.json`,
-      customJwtCheck: ({ header, payload }) => {
-        if (header.typ !== 'at+jwt') throw new TokenRejected('not an access token (typ)');
-        for (const c of ['sub', 'org_id', 'client_id', 'scope', 'gid']) if (typeof payload[c] !== 'string') throw new TokenRejected(`missing ${c}`);
-      },
-    },
-    { jwksCache: publishedSigningKeys },
-  );
-const verifiers = new Map<string, ReturnType<typeof makeVerifier>>();
 
 /**
  * Verifies signature (ES256 with the published key the header's `kid` names; `alg: none`, an unpublished key, another
  * key or another algorithm refused), `typ` (`at+jwt`, RFC 9068 §2.1), `iss` (this origin), `aud` (one of
- * {@link acceptedAudiences}) and `exp`.
+ * {@link acceptedAudiences}) and `exp` (shared/use-cases/access-token-signature.ts, imported on the first token: a lazy
+ * chunk in the API groups, lib/bundling/lazy-modules.ts).
  * @throws TokenRejected for any invalid token; a failed table read propagates as itself (a 5xx, not a 401)
  */
 export async function verifiedClaims(token: string, issuer: string): Promise<AccessClaims> {
-  let verifier = verifiers.get(issuer);
-  if (!verifier) verifiers.set(issuer, (verifier = makeVerifier(issuer)));
-  try {
-    return (await verifier.verify(token)) as unknown as AccessClaims;
-  } catch (err) {
-    if (err instanceof JwtBaseError) throw new TokenRejected(err.message);
-    throw err;
-  }
+  const { checkAccessToken } = await import('#use-cases/access-token-signature');
+  const checked = await checkAccessToken(token, issuer, acceptedAudiences(issuer), publishedSigningKey, cachedSigningKey);
+  if ('refused' in checked) throw new TokenRejected(checked.refused);
+  return checked.claims;
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * The access-token verifier's source of public keys: the keys the issuer published in the table
- * (shared/db/signing-keys.ts), looked up by the token header's `kid` and cached per container, as an aws-jwt-verify
- * `JwksCache`. aws-jwt-verify still checks everything else (alg, the key's `use`/`alg`/`kty`, the signature, claims).
+ * (shared/db/signing-keys.ts), looked up by the token header's `kid` and cached per container. The verifier
+ * (shared/use-cases/access-token-signature.ts, aws-jwt-verify) checks everything else (alg, the key's
+ * `use`/`alg`/`kty`, the signature, claims). This module stays in the main bundle, where its cache lives as long as
+ * the container; the verifier is a lazy chunk.
  *
  * - A `kid` that is not an RFC 7638 SHA-256 thumbprint (43 base64url characters) is refused without a read.
  * - A found key is kept for the container's life: its `kid` is its thumbprint, so it can never name another key. A
@@ -14,9 +16,7 @@
  * - Concurrent lookups of one `kid` share one read (the local runtime serves requests concurrently).
  * Entries are per table (`TABLE_NAME`): the table is what vouches for a key.
  */
-import type { Jwks, JwksCache, JwkWithKid } from 'aws-jwt-verify/jwk';
-import type { JwtHeader } from 'aws-jwt-verify/jwt-model';
-import { KidNotFoundInJwksError } from 'aws-jwt-verify/error';
+import type { JwkWithKid } from 'aws-jwt-verify/jwk';
 import { tableName } from '#db/client';
 import { getSigningKey } from '#db/signing-keys';
 
@@ -57,36 +57,16 @@ async function lookUp(kid: string): Promise<JwkWithKid | undefined> {
   return pending;
 }
 
-const kidOf = (header: JwtHeader): string => {
-  const kid = header.kid;
-  if (typeof kid !== 'string' || !THUMBPRINT.test(kid)) throw new KidNotFoundInJwksError('the token names no published signing key (kid)');
-  return kid;
-};
+const wellFormed = (kid: string | undefined): kid is string => typeof kid === 'string' && THUMBPRINT.test(kid);
 
 /**
- * The published keys as an aws-jwt-verify `JwksCache` (the JWKS URI it is given is ignored: keys come from the table).
- * `getJwk` throws `KidNotFoundInJwksError` for a malformed or unknown `kid`; DynamoDB errors propagate.
+ * The published key a token's `kid` names, or undefined for a malformed `kid` (no read) or an unknown one.
+ * @throws whatever the table read throws (DynamoDB errors propagate)
  */
-export const publishedSigningKeys: JwksCache = {
-  async getJwk(_jwksUri, { header }) {
-    const kid = kidOf(header);
-    const jwk = await lookUp(kid);
-    if (!jwk) throw new KidNotFoundInJwksError(`no published signing key has kid ${kid}`);
-    return jwk;
-  },
-  getCachedJwk(_jwksUri, { header }) {
-    const jwk = known.get(`${tableName()}|${kidOf(header)}`);
-    if (!jwk) throw new KidNotFoundInJwksError('signing key not cached; use the async verify()');
-    return jwk;
-  },
-  addJwks() {
-    throw new Error('signing keys come from the table (shared/db/signing-keys.ts), not from cacheJwks');
-  },
-  async getJwks(): Promise<Jwks> {
-    const prefix = `${tableName()}|`;
-    return { keys: [...known].filter(([entry]) => entry.startsWith(prefix)).map(([, jwk]) => jwk) };
-  },
-};
+export const publishedSigningKey = async (kid: string | undefined): Promise<JwkWithKid | undefined> => (wellFormed(kid) ? lookUp(kid) : undefined);
+
+/** The key `kid` names if this container has already read it (no read). */
+export const cachedSigningKey = (kid: string | undefined): JwkWithKid | undefined => (wellFormed(kid) ? known.get(`${tableName()}|${kid}`) : undefined);
 
 /** Forgets every cached key and unknown `kid` (tests). */
 export function resetSigningKeyCache(): void {

@@ -16,7 +16,7 @@ import type { LambdaGroup } from '#api/types';
 import { loadOperations } from '#lib/registry';
 import { writeGroupEntries } from '#lib/group-entries';
 import { bundlesXraySdk, ServiceFunction } from '#lib/service-function';
-import { API_GROUP_LAZY_MODULES, lazyChunks, lazyModulesOf } from '#lib/bundling/lazy-modules';
+import { API_GROUP_LAZY_MODULES, EVERY_API_GROUP_LAZY_MODULES, lazyChunks, lazyModulesOf } from '#lib/bundling/lazy-modules';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -34,12 +34,17 @@ interface LazyGroupCase {
   expected: unknown;
 }
 
+/** The chunk every API group ships: the access-token check with aws-jwt-verify. */
+const TOKEN_CHUNK = { 'lazy/access-token-signature.mjs': [/node_modules\/aws-jwt-verify\//, /shared\/use-cases\/access-token-signature\.ts$/] };
+const TOKEN_MOVED = 'node_modules\\/aws-jwt-verify\\/|shared\\/use-cases\\/access-token-signature\\.ts$';
+
 const CASES: LazyGroupCase[] = [
   {
     group: 'messaging',
     stays: 'shared/use-cases/messaging/send-email.ts',
-    moved: /node_modules\/(html-to-text|htmlparser2|entities|libphonenumber-js)\/|phone-metadata\/mobile\.json|shared\/domain\/(html-to-text|textable-phone)\.ts$/,
+    moved: new RegExp(`node_modules\\/(html-to-text|htmlparser2|entities|libphonenumber-js)\\/|phone-metadata\\/mobile\\.json|shared\\/domain\\/(html-to-text|textable-phone)\\.ts$|${TOKEN_MOVED}`),
     chunkHolds: {
+      ...TOKEN_CHUNK,
       'lazy/html-to-text.mjs': [/node_modules\/html-to-text\//],
       'lazy/textable-phone.mjs': [/node_modules\/libphonenumber-js\//, /phone-metadata\/mobile\.json$/],
     },
@@ -51,8 +56,8 @@ const CASES: LazyGroupCase[] = [
   {
     group: 'contacts',
     stays: 'shared/domain/contact-fields.ts',
-    moved: /node_modules\/libphonenumber-js\/|phone-metadata\/|shared\/domain\/phone\.ts$/,
-    chunkHolds: { 'lazy/phone.mjs': [/node_modules\/libphonenumber-js\//, /phone-metadata\/min\.json$/, /shared\/domain\/phone\.ts$/] },
+    moved: new RegExp(`node_modules\\/libphonenumber-js\\/|phone-metadata\\/|shared\\/domain\\/phone\\.ts$|${TOKEN_MOVED}`),
+    chunkHolds: { ...TOKEN_CHUNK, 'lazy/phone.mjs': [/node_modules\/libphonenumber-js\//, /phone-metadata\/min\.json$/, /shared\/domain\/phone\.ts$/] },
     probe:
       "const { normalizePhone } = await import('#domain/phone');\n" +
       "console.log(JSON.stringify([normalizePhone('(512) 555-0147'), normalizePhone('+44 20 7946 0958'), normalizePhone('555-0147') ?? null]));\n",
@@ -61,13 +66,28 @@ const CASES: LazyGroupCase[] = [
   {
     group: 'templates',
     stays: 'shared/domain/template-fields.ts',
-    moved: /node_modules\/handlebars\/|shared\/domain\/template-parser\.ts$/,
-    chunkHolds: { 'lazy/template-parser.mjs': [/node_modules\/handlebars\//, /shared\/domain\/template-parser\.ts$/] },
+    moved: new RegExp(`node_modules\\/handlebars\\/|shared\\/domain\\/template-parser\\.ts$|${TOKEN_MOVED}`),
+    chunkHolds: { ...TOKEN_CHUNK, 'lazy/template-parser.mjs': [/node_modules\/handlebars\//, /shared\/domain\/template-parser\.ts$/] },
     probe:
       "const { parse } = await import('#domain/template-parser'); let error = null;\n" +
       "try { parse('{{#if a}}x'); } catch (err) { error = err.message.split('\\n')[0]; }\n" +
       "console.log(JSON.stringify([parse('Hi {{client.firstName}}{{#if reminder.note}} {{reminder.note}}{{/if}}').body.map((n) => n.type), error]));\n",
     expected: [['ContentStatement', 'MustacheStatement', 'BlockStatement'], 'Parse error on line 1:'],
+  },
+  {
+    // A group with only the chunk every group has: its signing-key cache stays (it lives as long as the container).
+    group: 'transactions',
+    stays: 'shared/use-cases/signing-key-cache.ts',
+    moved: new RegExp(TOKEN_MOVED),
+    chunkHolds: TOKEN_CHUNK,
+    probe:
+      "const { checkAccessToken } = await import('#use-cases/access-token-signature'); const iss = 'https://tc.example';\n" +
+      "const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'at+jwt', kid: 'k'.repeat(43) })).toString('base64url');\n" +
+      "const payload = Buffer.from(JSON.stringify({ iss, aud: iss, exp: 4102444800, sub: 'u', org_id: 'o', client_id: 'c', scope: 'read', gid: 'g' })).toString('base64url');\n" +
+      "const asked = []; const lookUp = async (kid) => { asked.push(kid); return undefined; };\n" +
+      "const results = [await checkAccessToken('not-a-jwt', iss, [iss], lookUp, () => undefined), await checkAccessToken(`${header}.${payload}.c2ln`, iss, [iss], lookUp, () => undefined)];\n" +
+      "console.log(JSON.stringify([results.map((r) => Object.keys(r)), asked]));\n",
+    expected: [[['refused'], ['refused']], ['k'.repeat(43)]],
   },
 ];
 
@@ -104,14 +124,16 @@ afterAll(() => {
 });
 
 describe('the groups that declare lazy modules', () => {
-  it('are messaging (html-to-text, textable numbers), contacts (phone numbers) and templates (Handlebars\' parser); the others have none', () => {
+  it('are messaging (html-to-text, textable numbers), contacts (phone numbers) and templates (Handlebars\' parser); every group has the access-token check', () => {
     expect(API_GROUP_LAZY_MODULES).toEqual({
       messaging: ['#domain/html-to-text', '#domain/textable-phone'],
       contacts: ['#domain/phone'],
       templates: ['#domain/template-parser'],
     });
-    expect(lazyModulesOf('transactions')).toEqual([]);
-    expect(CASES.map((c) => c.group).sort()).toEqual(Object.keys(API_GROUP_LAZY_MODULES).sort());
+    expect(EVERY_API_GROUP_LAZY_MODULES).toEqual(['#use-cases/access-token-signature']);
+    expect(lazyModulesOf('transactions')).toEqual(['#use-cases/access-token-signature']);
+    expect(lazyModulesOf('contacts')).toEqual(['#domain/phone', '#use-cases/access-token-signature']);
+    expect(CASES.map((c) => c.group).sort()).toEqual([...Object.keys(API_GROUP_LAZY_MODULES), 'transactions'].sort());
   });
 });
 
