@@ -46,13 +46,14 @@ export interface DynamoDbLocal {
 /**
  * Starts DynamoDB Local and waits until it answers.
  * @param opts.dataDir persist here (`-sharedDb -dbPath`); omitted = in memory
+ * @param opts.jvmOptions options for the JVM, before `-jar` (e.g. `-XX:TieredStopAtLevel=1` for a short-lived engine)
  * @throws JavaMissingError when no `java` is on PATH; Error when it does not answer within `timeoutMs`
  */
-export async function startDynamoDbLocal(opts: { port?: number; dataDir?: string; timeoutMs?: number } = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(opts: { port?: number; dataDir?: string; timeoutMs?: number; jvmOptions?: readonly string[] } = {}): Promise<DynamoDbLocal> {
   if (spawnSync('java', ['-version'], { stdio: 'ignore' }).error) throw new JavaMissingError();
   const port = opts.port ?? (await freePort());
   const dir = jarDirectory();
-  const args = ['-Djava.library.path=./DynamoDBLocal_lib', '-Xms64m', '-jar', 'DynamoDBLocal.jar', '-port', String(port), '-sharedDb', '-disableTelemetry'];
+  const args = ['-Djava.library.path=./DynamoDBLocal_lib', '-Xms64m', ...(opts.jvmOptions ?? []), '-jar', 'DynamoDBLocal.jar', '-port', String(port), '-sharedDb', '-disableTelemetry'];
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });
     args.push('-dbPath', path.resolve(opts.dataDir));

@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
 /** Tables an engine holds before the worker moves on at the start of its next file. */
-export const TABLES_PER_ENGINE = 30;
+export const TABLES_PER_ENGINE = 20;
 
 /** Index of this worker's engine in use (module state: the runtime project shares modules across a worker's files). */
 let current = 0;
