@@ -29,6 +29,13 @@ class ClaimRefused extends Error {}
 
 const REQUIRED_CLAIMS = ['sub', 'org_id', 'client_id', 'scope', 'gid'] as const;
 
+/**
+ * An ES256 JWS signature is R || S, 64 octets (RFC 7518 §3.4): 86 base64url characters. Checked before anything else,
+ * because Node's verifier throws on another length (`ERR_CRYPTO_OPERATION_FAILED`) where it should answer false, and
+ * a junk signature then costs no key lookup.
+ */
+const ES256_SIGNATURE = /^[A-Za-z0-9_-]{86}$/;
+
 /** The keys of `lookUp` as an aws-jwt-verify `JwksCache` (the JWKS URI is ignored: keys come from the table). */
 function jwksOf(lookUp: KeyLookup, cached: (kid: string | undefined) => JwkWithKid | undefined): JwksCache {
   const kidOf = (header: { kid?: unknown }) => (typeof header.kid === 'string' ? header.kid : undefined);
@@ -56,7 +63,7 @@ type Verifier = ReturnType<typeof JwtVerifier.create>;
 const verifiers = new Map<string, Verifier>();
 
 /**
- * Verifies signature (ES256 with the key `lookUp` returns for the header's `kid`; `alg: none`, an unpublished key,
+ * Verifies signature (64 octets, then ES256 with the key `lookUp` returns for the header's `kid`; `alg: none`, an unpublished key,
  * another key or another algorithm refused), `typ` (`at+jwt`, RFC 9068 §2.1), `iss` (`issuer`), `aud` (one of
  * `audiences`), `exp`, and the presence of this service's claims.
  * @param cached the key already in the caller's cache, without a read (aws-jwt-verify's synchronous path)
@@ -70,6 +77,7 @@ export async function checkAccessToken(
   lookUp: KeyLookup,
   cached: (kid: string | undefined) => JwkWithKid | undefined,
 ): Promise<{ claims: AccessClaims } | { refused: string }> {
+  if (!ES256_SIGNATURE.test(token.split('.')[2] ?? '')) return { refused: 'malformed signature (ES256 is 64 octets, RFC 7518 §3.4)' };
   let verifier = verifiers.get(issuer);
   if (!verifier) {
     verifier = JwtVerifier.create(
@@ -90,6 +98,8 @@ export async function checkAccessToken(
     return { claims: (await verifier.verify(token)) as unknown as AccessClaims };
   } catch (err) {
     if (err instanceof JwtBaseError || err instanceof ClaimRefused) return { refused: err.message };
+    // Node's verifier on a signature it cannot read (the length check above should leave none).
+    if ((err as { code?: unknown }).code === 'ERR_CRYPTO_OPERATION_FAILED') return { refused: 'unreadable signature' };
     throw err;
   }
 }

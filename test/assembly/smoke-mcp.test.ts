@@ -97,6 +97,13 @@ describe('the MCP endpoint of the synthesized assembly', () => {
     expect(names).not.toContain('createTask'); // the token was granted `read` only
     const got = (await client.callTool({ name: 'getTransaction', arguments: { transactionId: dealId } })) as ToolResult;
     expect(got.structuredContent.data.id).toBe(dealId);
+    // Straight to the transactions group's asset, whose token check is a lazy chunk (lazy/access-token-signature.mjs).
+    const direct = await fetch(`${rt.baseUrl}/api/v1/transactions/${dealId}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(direct.status, functionLogs(rt, 3)).toBe(200);
+    expect(((await direct.json()) as { data: { id: string } }).data.id).toBe(dealId);
+    const [header, payload] = token.split('.');
+    const forged = await fetch(`${rt.baseUrl}/api/v1/transactions/${dealId}`, { headers: { authorization: `Bearer ${header}.${payload}.AAAA` } });
+    expect(forged.status).toBe(401);
     // Only the OAuth server uses the signing key; the API function verified the token with the published key item.
     const kmsCallers = new Set(rt.calls.filter((c) => c.action === 'kms:Sign' || c.action === 'kms:GetPublicKey').map((c) => c.caller));
     expect([...kmsCallers]).toEqual([expect.stringMatching(/^OAuthServerFunction/)]);

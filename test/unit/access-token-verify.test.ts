@@ -118,6 +118,14 @@ describe('verifiedClaims with published keys', () => {
     await expect(verifiedClaims(mislabeled, ISSUER)).rejects.toBeInstanceOf(TokenRejected);
   });
 
+  it('refuses a token whose signature is cut, padded, emptied or not base64url (never a 5xx)', async () => {
+    const signer = await publishedSigner();
+    const [header, payload, signature] = (await signer.sign(claims(), 'at+jwt')).split('.');
+    for (const bad of ['AAAA', '', signature!.slice(0, 20), `${signature}AAAA`, '***']) {
+      await expect(verifiedClaims(`${header}.${payload}.${bad}`, ISSUER), JSON.stringify(bad)).rejects.toBeInstanceOf(TokenRejected);
+    }
+  });
+
   it('lets a failed read through as itself (a 5xx), not as a rejected token', async () => {
     const signer = await localTokenSigner();
     ddb.on(GetCommand).rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
