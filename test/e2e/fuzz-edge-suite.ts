@@ -3,15 +3,18 @@
  * operation of the registry, its valid example request — bound to real resources of the organization — is
  * mutated with generated bad input (test/support/fuzz-inputs.ts) and sent over HTTP to the local API. Every
  * answer must be below 500; every 4xx must be the envelope `{error:{code,message,fields?}}` with the code its
- * status stands for; a refused (4xx) request must store nothing (table and files compared before and after,
- * minus the pipeline's own per-request items, test/support/table-snapshot.ts). The valid body plus one unknown
- * field must be a 422 `validation_error` naming that field (strict input, issue 25). The table is scanned again only
- * when the app's clients completed a write since the last scan (test/support/write-log.ts): most refused requests
- * write nothing, so about 400 scans stand for some 1,600.
+ * status stands for; a refused (4xx) request must store nothing: no item of any organization or of none (lookups,
+ * consents, partners) written, changed or deleted, by any client — read from the table's stream after every refusal
+ * (test/support/table-changes.ts), the pipeline's own per-request items aside (test/support/table-snapshot.ts) —
+ * and no file stored or removed (the bucket listed again whenever the local S3 reported a change,
+ * test/support/write-log.ts). The valid body plus one unknown field must be a 422 `validation_error` naming that
+ * field (strict input, issue 25).
  *
  * Deterministic: a fixed seed per operation (`FUZZ_SEED`, default 8008, mixed with the operation id) and
  * `FUZZ_RUNS` generated cases per operation (default 10), plus a few fixed cases per operation. The request
- * clock advances 1.5 s per request, so no key ever reaches its rate limit. Each operation gets a fresh table.
+ * clock advances 1.5 s per request, so no key ever reaches its rate limit. Each file has one table (each table an
+ * engine makes slows its later work, test/support/global-setup.ts); each operation gets two fresh organizations and
+ * fixtures of its own. `FUZZ_PROFILE=1` prints where the engine's CPU went (test/support/fuzz-profile.ts).
  * A failure names the operation and prints the shrunk mutations, the request sent and the answer.
  *
  * The operations are split by group over the `fuzz-edge-*.test.ts` files, so two workers share the suite;
@@ -27,8 +30,10 @@ import { setClock } from '#ports/clock';
 import { startTestApi, type TestApi } from '../support/http-client.ts';
 import { useTestTable } from '../support/test-table.ts';
 import { sendRaw } from '../support/raw-http.ts';
-import { snapshot, snapshotDiff } from '../support/table-snapshot.ts';
+import { snapshotDiff, storedFiles } from '../support/table-snapshot.ts';
+import { storedLines, TableChanges } from '../support/table-changes.ts';
 import { WriteLog } from '../support/write-log.ts';
+import { FuzzProfile } from '../support/fuzz-profile.ts';
 import { envelopeProblem } from '../support/envelope-check.ts';
 import { Big, fuzzCase, type BodyPath, type Mutation, type OperationSpace } from '../support/fuzz-inputs.ts';
 import { describeRequest, render } from '../support/fuzz-request.ts';
@@ -120,8 +125,22 @@ export async function fuzzEdge(shard: keyof typeof FUZZ_SHARDS): Promise<void> {
   let messaging: LocalMessaging;
   const messagingDir = mkdtempSync(path.join(tmpdir(), 'fuzz-messaging-'));
   const savedLocal = process.env.LOCAL_MODE;
-  const stats = { requests: 0, scans: 0, byStatus: new Map<number, number>() };
+  const stats = { requests: 0, listings: 0, byStatus: new Map<number, number>() };
   const writes = new WriteLog();
+  const profile = new FuzzProfile();
+  let changes: TableChanges;
+  /** `writes.count` when the stream was last read. */
+  let readAt = -1;
+  /** The bucket's files as listed after the S3 change counted last (the local S3 reports every change, write-log.ts). */
+  let files: { keys: string[]; events: number } | undefined;
+  const currentFiles = async () => {
+    if (files?.events !== writes.fileEvents) {
+      const events = writes.fileEvents;
+      stats.listings++;
+      files = { keys: await storedFiles(), events };
+    }
+    return files;
+  };
   let clock = Date.now();
 
   beforeAll(async () => {
@@ -134,18 +153,26 @@ export async function fuzzEdge(shard: keyof typeof FUZZ_SHARDS): Promise<void> {
     messaging = await startLocalMessaging({ dataDir: messagingDir, tableName: 'fuzz', baseUrl: t.baseUrl, schedulerIntervalMs: 3_600_000 });
     // Each request reads the clock once: 1.5 s per request keeps every key under 60 writes a minute.
     setClock(() => (clock += 1500));
+    // One table for the file (test-table.ts); after the servers start, which drop the cached DynamoDB client.
+    const { tableName, endpoint } = await profile.time('CreateTable', () => useTestTable({ mayMoveEngine: true }));
+    changes = new TableChanges(endpoint, tableName);
+    await changes.start();
+    writes.watchDb(db());
   });
   afterAll(async () => {
     setClock();
     await t?.close();
     await s3?.close();
     await messaging?.stop();
+    changes?.close();
     rmSync(messagingDir, { recursive: true, force: true });
     if (savedLocal === undefined) delete process.env.LOCAL_MODE;
     else process.env.LOCAL_MODE = savedLocal;
     const byStatus = [...stats.byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
     if (SURVEY) console.log(`fuzz-edge survey: ${violations.length} violations\n${violations.join('\n\n')}`);
-    console.log(`fuzz-edge ${shard}: ${ops.length} operations, ${stats.requests} requests, ${stats.scans} scans (FUZZ_RUNS=${RUNS}, FUZZ_SEED=${SEED}): ${byStatus}`);
+    const profiled = profile.report();
+    if (profiled) console.log(profiled);
+    console.log(`fuzz-edge ${shard}: ${ops.length} operations, ${stats.requests} requests, ${stats.listings} file listings (FUZZ_RUNS=${RUNS}, FUZZ_SEED=${SEED}): ${byStatus}`);
   });
 
   it('the fuzz-edge files together fuzz every implemented operation', () => {
@@ -156,32 +183,28 @@ export async function fuzzEdge(shard: keyof typeof FUZZ_SHARDS): Promise<void> {
 
   describe('the edge refuses bad input with the envelope, never a 5xx, and a refused request stores nothing', () => {
     it.each(ops.map((op) => [op.operationId, op] as const))('%s', async (_id, op) => {
-      // A table per operation, about 45 a file: the table may go to the worker's next engine (test-table.ts).
-      await useTestTable({ mayMoveEngine: true });
-      writes.watchDb(db());
-      const written = writes.count;
-      const [org, other] = await Promise.all([t.newOrg(FUZZ_ORG_NAME), t.newOrg('Other Fuzz Realty')]);
-      // The log sees this table's writes (the organizations'), so an unchanged count means nothing was stored.
-      expect(writes.count).toBeGreaterThan(written);
+      const [org, other] = await profile.time('organizations', () => Promise.all([t.newOrg(FUZZ_ORG_NAME), t.newOrg('Other Fuzz Realty')]));
+      // The stream shows this table's writes (the organizations'), so a read that finds none means nothing was stored.
+      readAt = writes.count;
+      expect(storedLines(await changes.read())).not.toEqual([]);
       const fx = new FuzzFixtures(t, org, other);
       const space = spaceOf(op);
-      const storesFiles = op.uses.includes('documents:write');
-      /** The table and files as they are, while no fixture was made and no write completed since the scan. */
-      let known: { snap: Awaited<ReturnType<typeof snapshot>>; version: number; writes: number } | undefined;
-      const scan = async () => {
-        stats.scans++;
-        const writesBefore = writes.count;
-        const snap = await snapshot(storesFiles);
-        return { snap, version: fx.version, writes: writesBefore };
-      };
       const check = async (mutations: Mutation[], expectRefusal?: (status: number, text: string) => string | undefined) => {
-        const valid = await fx.validRequest(op);
-        const req = render(valid, mutations, await fx.credentials(op));
+        const valid = await profile.time('fixtures', () => fx.validRequest(op));
+        const req = render(valid, mutations, await profile.time('fixtures', () => fx.credentials(op)));
         await s3.idle();
-        const before = known?.version === fx.version && known.writes === writes.count ? known : await scan();
-        known = undefined;
-        const res = await sendRaw(t.baseUrl, req);
-        await s3.idle();
+        // What the fixtures and earlier requests wrote is not this request's. Read when the app's client wrote since
+        // the last read (write-log.ts); a write the log missed would count as the request's: a false alarm, never a miss.
+        if (writes.count !== readAt) {
+          readAt = writes.count;
+          await profile.time('stream reads', () => changes.read());
+        }
+        const filesBefore = await currentFiles();
+        const res = await profile.time('requests', async () => {
+          const r = await sendRaw(t.baseUrl, req);
+          await s3.idle();
+          return r;
+        });
         stats.requests++;
         stats.byStatus.set(res.status, (stats.byStatus.get(res.status) ?? 0) + 1);
         const problems: string[] = [];
@@ -193,19 +216,20 @@ export async function fuzzEdge(shard: keyof typeof FUZZ_SHARDS): Promise<void> {
         }
         const expected = expectRefusal?.(res.status, res.text);
         if (expected) problems.push(expected);
-        if (before.writes === writes.count) known = before; // nothing was written (no fixture is made during a request)
-        else if (res.status >= 400 && res.status < 500) {
-          const after = await scan();
-          known = after;
-          const stored = snapshotDiff(before.snap, after.snap);
-          if (stored.length) problems.push(`a refused request stored:\n    ${stored.slice(0, 6).join('\n    ')}\n  writes: ${writes.count > before.writes ? writes.recent.slice(before.writes - writes.count).join(', ') : 'none by the app\'s clients'}`);
+        if (res.status >= 400 && res.status < 500) {
+          // Every write of the table since the read above, by any client: the request's.
+          readAt = writes.count;
+          const written = await profile.time('stream reads', () => changes.read());
+          const filesAfter = await currentFiles();
+          const stored = [...storedLines(written), ...snapshotDiff({ items: [], files: filesBefore.keys }, { items: [], files: filesAfter.keys })];
+          if (stored.length) problems.push(`a refused request stored:\n    ${stored.slice(0, 6).join('\n    ')}`);
         }
         if (problems.length) {
           const report = `${op.operationId}: ${problems.join('; ')}\n  mutations: ${fc.stringify(mutations)}\n  ${describeRequest(req)}\n  → ${res.status} ${res.text.slice(0, 400)}`;
           if (!SURVEY) throw new Error(report);
           violations.push(report);
         }
-        if (res.status < 300 && op.method !== 'GET') await fx.recheck();
+        if (res.status < 300 && op.method !== 'GET') await profile.time('recheck', () => fx.recheck());
         return res.status;
       };
       // Strict input (issue 25): the valid body plus one field the operation does not define is a 422 naming it,

@@ -6,7 +6,7 @@
  * - Every table it has made slows the work on each new table, even once the old ones are deleted: 8 `BatchWriteItem`
  *   of 25 items and 20 queries on a new table cost the engine 0.5 s of CPU at its 10th-20th table and 1.6 s at its
  *   60th, against 0.2 s on one reused table (bench/dynamodb-local-tables.ts, 2026-11-27, 2 cores). A run makes some
- *   300 tables. So each `runtime` worker gets `ENGINES_PER_WORKER` engines and moves to its next one once the current
+ *   180 tables. So each `runtime` worker gets `ENGINES_PER_WORKER` engines and moves to its next one once the current
  *   holds `TABLES_PER_ENGINE` tables (`moveOffWornEngine`, dynamo-endpoint.ts). Only the first engine of each worker
  *   is awaited here; the others start in the background while the first files run.
  * - An engine of the suite lives for about 20 tables, so its JVM runs with the client compiler only
@@ -18,7 +18,7 @@ import type { TestProject } from 'vitest/node';
 import { freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local.ts';
 
 /** Engines each worker of the `runtime` project can move through (the other projects have one). */
-export const ENGINES_PER_WORKER = 7;
+export const ENGINES_PER_WORKER = 5;
 
 /** The test engines' JVM options (see above). */
 export const TEST_ENGINE_JVM_OPTIONS = ['-XX:TieredStopAtLevel=1'];

@@ -21,6 +21,20 @@ export function isPipelineKey(sk: string): boolean {
 }
 
 /**
+ * An item as one JSON line, the attributes of every map in name order, so equal items give equal lines. A nested
+ * map keeps all its attributes (a `JSON.stringify` key list would keep only the names found at the top); a set is
+ * its sorted members, bytes their base64.
+ */
+export function itemLine(item: Record<string, unknown>): string {
+  return JSON.stringify(item, (_key, v: unknown) => {
+    if (v instanceof Set) return [...v].map(String).sort();
+    if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+}
+
+/**
  * Every stored item (but pipeline entities) as sorted JSON lines, and every stored file key.
  * @param files list the documents bucket too (only operations with the `documents:write` capability store files)
  */
@@ -29,19 +43,23 @@ export async function snapshot(files = true): Promise<{ items: string[]; files: 
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const out = await db().send(new ScanCommand({ TableName: tableName(), ConsistentRead: true, ExclusiveStartKey }));
-    for (const item of out.Items ?? []) if (!PIPELINE_ENTITIES.has(item.entity)) items.push(JSON.stringify(item, Object.keys(item).sort()));
+    for (const item of out.Items ?? []) if (!PIPELINE_ENTITIES.has(item.entity)) items.push(itemLine(item));
     ExclusiveStartKey = out.LastEvaluatedKey;
   } while (ExclusiveStartKey);
+  return { items: items.sort(), files: files ? await storedFiles() : [] };
+}
+
+/** Every file key of the documents bucket, sorted (none when no local S3 is configured: `S3_ENDPOINT`). */
+export async function storedFiles(): Promise<string[]> {
   const keys: string[] = [];
-  if (files && process.env.S3_ENDPOINT) {
-    let ContinuationToken: string | undefined;
-    do {
-      const out = await s3().send(new ListObjectsV2Command({ Bucket: documentsBucket(), ContinuationToken }));
-      keys.push(...(out.Contents ?? []).map((o) => o.Key!));
-      ContinuationToken = out.NextContinuationToken;
-    } while (ContinuationToken);
-  }
-  return { items: items.sort(), files: keys.sort() };
+  if (!process.env.S3_ENDPOINT) return keys;
+  let ContinuationToken: string | undefined;
+  do {
+    const out = await s3().send(new ListObjectsV2Command({ Bucket: documentsBucket(), ContinuationToken }));
+    keys.push(...(out.Contents ?? []).map((o) => o.Key!));
+    ContinuationToken = out.NextContinuationToken;
+  } while (ContinuationToken);
+  return keys.sort();
 }
 
 /** Items and files present in `after` but not in `before`, or changed (as `- old` / `+ new` lines). */

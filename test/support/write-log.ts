@@ -50,6 +50,8 @@ const DB_READS = new Set(
 export class WriteLog {
   /** Completed writes of stored state so far (not the pipeline's own items). */
   count = 0;
+  /** Of those, the object changes of the local S3. */
+  fileEvents = 0;
   /** The last ones, for a failure report. */
   readonly recent: string[] = [];
 
@@ -74,6 +76,9 @@ export class WriteLog {
 
   /** Starts counting every object `s3` stores or removes, whichever client asked. */
   watchS3(s3: Pick<LocalS3, 'onObjectEvent'>): void {
-    s3.onObjectEvent((eventName, key) => this.record(`${eventName} ${key}`));
+    s3.onObjectEvent((eventName, key) => {
+      this.fileEvents++;
+      this.record(`${eventName} ${key}`);
+    });
   }
 }
