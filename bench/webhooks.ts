@@ -11,6 +11,8 @@
  *       5 requests at a time) into a receiver failing 30 % of requests (503, seeded), with
  *       `WEBHOOK_RETRY_SCHEDULE=1,1,1,1,1,1`; until all 1,000 are received: deliveries/s = unique events
  *       received / (last receipt − first request sent), total attempts, lost = 1000 − unique received.
+ *       Beside it: the phase's CPU seconds (this process; DynamoDB Local's JVM), the tail after
+ *       the last first attempt, and each retry's wait beyond its scheduled delay (bench/webhook-phases.ts).
  *
  * Each phase has its own organization and a subscription to `key_date.updated` only (so the deals'
  * `transaction.created` events are not part of the measurement). The throughput subscription has its
@@ -30,6 +32,7 @@ import { getWebhook } from '#db/webhooks';
 import { apiClient, newDeal, newOrg, outboxEvents, startWebhookReceiver, subscribe, type WebhookReceiver } from '../test/support/webhook-receiver.ts';
 import { createKeyPool } from './key-pool.ts';
 import { installRequestKindCounter, type RequestKinds } from './request-kinds.ts';
+import { ownCpuSeconds, processCpuSeconds, retryExcess, retryGaps } from './webhook-phases.ts';
 import { fmt, percentile, table } from './stats.ts';
 
 const LATENCY_EVENTS = 200;
@@ -70,6 +73,12 @@ export interface WebhookBenchResult {
     unaccounted: number;
     failRate: number;
     schedule: string;
+    /** Last receipt − all first attempts: the retries' tail, s. */
+    tailSeconds: number;
+    /** Each retry's wait beyond the delay its failed attempt scheduled (attempt items' `attemptedAt`, `nextRetryAt`). */
+    retryExcess: { retries: number; p50Ms: number; p90Ms: number; maxMs: number };
+    /** CPU seconds of the phase, from the first request sent until every event was received or dead-lettered: this Node process (API, pollers, handlers, receiver) and DynamoDB Local's JVM. */
+    cpuSeconds: { node: number; dynamodbLocal: number };
     /** DynamoDB requests of the app's client from the first request sent until every event was received or dead-lettered, by kind (bench/request-kinds.ts). */
     dynamodbRequests: { kind: string; requests: number; items: number }[];
   };
@@ -164,6 +173,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     for (let i = 0; i < requests; i++) deals.push(await newDeal(org2, `${i + 1} Burst St`));
     log(`(ii) ${BURST_EVENTS} events in ${requests} requests (${BURST_PARALLEL} at a time), receiver failing ${FAIL_RATE * 100} %`);
     const firstSent = Date.now();
+    const cpu0 = { node: ownCpuSeconds(), java: processCpuSeconds(ddb.process.pid) };
     requestKinds.reset();
     for (let i = 0; i < requests; i += BURST_PARALLEL) {
       await Promise.all(
@@ -182,6 +192,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     // expected for 1000 × 0.3^7 ≈ 0.22 events per run, so about one run in five dead-letters one).
     const r0 = rt;
     await waitUntil(async () => ids2.filter((id) => flaky.received.has(id)).length + (await dlqDepth(r0)) >= BURST_EVENTS, 90_000, 250);
+    const cpuSeconds = { node: ownCpuSeconds() - cpu0.node, dynamodbLocal: processCpuSeconds(ddb.process.pid) - cpu0.java };
     const kinds: RequestKinds = requestKinds.kinds;
     requestKinds.reset();
     const got = ids2.filter((id) => flaky.received.has(id));
@@ -191,6 +202,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     const sub2After = await getWebhook(org2.orgId, sub2.id, true);
     if (!sub2After.isActive) log(`subscription paused: ${sub2After.pausedReason}`);
 
+    const firstAttemptsSeconds = (Math.max(...ids2.map((id) => flaky.firstSeenById.get(id) ?? NaN)) - firstSent) / 1000;
     const lat = { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
     const throughput = {
       events: BURST_EVENTS,
@@ -199,7 +211,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
       wallSeconds,
       commitSeconds,
       fanOutSeconds: ((await lastFanOut(org2.orgId, sub2.id)) - firstSent) / 1000,
-      firstAttemptsSeconds: (Math.max(...ids2.map((id) => flaky.firstSeenById.get(id) ?? NaN)) - firstSent) / 1000,
+      firstAttemptsSeconds,
       deliveriesPerSecond: got.length / wallSeconds,
       attempts: flaky.stats.requests,
       failedAttempts: flaky.stats.failed,
@@ -209,6 +221,9 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
       unaccounted: BURST_EVENTS - got.length - deadLettered,
       failRate: FAIL_RATE,
       schedule: SCHEDULE,
+      tailSeconds: wallSeconds - firstAttemptsSeconds,
+      retryExcess: retryExcess(await retryGaps(org2.orgId, sub2.id)),
+      cpuSeconds,
       dynamodbRequests: [...kinds].map(([kind, k]) => ({ kind, ...k })).sort((a, b) => b.requests - a.requests),
     };
     const latency = {
@@ -245,6 +260,12 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
       table(
         ['events', 'unique received', 'lost', 'fan-out done s', 'all 1st attempts s', 'wall s', 'deliveries/s', 'attempts', 'failed', 'duplicates', 'max attempts/event', 'DLQ'],
         [[BURST_EVENTS, throughput.uniqueReceived, throughput.lost, fmt(throughput.fanOutSeconds, 1), fmt(throughput.firstAttemptsSeconds, 1), fmt(wallSeconds, 1), fmt(throughput.deliveriesPerSecond, 1), throughput.attempts, throughput.failedAttempts, throughput.duplicates, throughput.maxAttemptsForOneEvent, throughput.deadLettered]],
+      ),
+      '',
+      `Where (ii)'s time went: CPU s of the phase (this Node process; DynamoDB Local's JVM), the tail after the last first attempt, and each retry's wait beyond its scheduled delay (ms, from the attempt items)`,
+      table(
+        ['Node CPU s', 'DynamoDB Local CPU s', 'tail s', 'retries', 'retry wait beyond schedule p50', 'p90', 'max'],
+        [[fmt(cpuSeconds.node, 1), fmt(cpuSeconds.dynamodbLocal, 1), fmt(throughput.tailSeconds, 1), throughput.retryExcess.retries, fmt(throughput.retryExcess.p50Ms, 0), fmt(throughput.retryExcess.p90Ms, 0), fmt(throughput.retryExcess.maxMs, 0)]],
       ),
       '',
       `DynamoDB requests in (ii), by command and item kind (SK prefix), from the first request sent to the last receipt: ${throughput.dynamodbRequests.reduce((s, k) => s + k.requests, 0)} requests, ${throughput.dynamodbRequests.reduce((s, k) => s + k.items, 0)} items`,

@@ -18,7 +18,7 @@ import { startLocalApi, type LocalApi } from '#lib/local/http-server';
 import { startLocalSqs, type LocalSqs } from '#lib/local/sqs-local';
 import { invokeWebhookFanout, startStreamPoller, type StreamPoller } from '#lib/local/stream-poller';
 import { invokeMessageSend, isQueuedMessageInsert, loadMessageSend } from '#lib/local/message-send';
-import { invokeWebhookDelivery, startSqsPoller, type SqsPoller } from '#lib/local/sqs-poller';
+import { invokeWebhookDelivery, startSqsPoller, WEBHOOK_DELIVERY_POLLING, type SqsPoller } from '#lib/local/sqs-poller';
 import { requeuePendingDeliveries } from '#lib/local/pending-deliveries';
 import { invokeDocumentUploaded, startLocalS3, type LocalS3 } from '#lib/local/s3-local';
 import { documentUploadRecords, startLocalExtractionRunner } from '#lib/local/step-functions';
@@ -110,7 +110,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<Loca
     filter: isQueuedMessageInsert,
     intervalMs: opts.streamIntervalMs ?? 50,
   });
-  const deliveries: SqsPoller = startSqsPoller({ queueUrl: sqs.queueUrl, invoke: invokeWebhookDelivery, waitTimeSeconds: 0, concurrency: 4 });
+  const deliveries: SqsPoller = startSqsPoller({ queueUrl: sqs.queueUrl, invoke: invokeWebhookDelivery, ...WEBHOOK_DELIVERY_POLLING });
   const api = await startLocalApi({ port: opts.port });
   const messaging = await startLocalMessaging({ dataDir, tableName: opts.tableName, baseUrl: api.baseUrl, schedulerIntervalMs: opts.schedulerIntervalMs, smtpPort: opts.smtpPort });
   return {

@@ -187,6 +187,15 @@ export function toSqsRecord(m: Message, eventSourceARN: string, awsRegion: strin
   };
 }
 
+/**
+ * How the local runtime polls the webhook delivery queue (lib/local/runtime.ts), as the deployed event source does
+ * (lib/webhook-pipeline.ts: batches of 10, no batching window): long polls of 20 s, Lambda's own, so a message is
+ * taken as soon as it is visible (sent, or back after its retry delay) and an idle queue costs one request per loop and
+ * 20 s instead of a short poll about every 90 ms per loop (the engine's 40 ms hold, then the 50 ms pause). Four loops, not the deployed `maxConcurrency` of 10: here every
+ * batch shares the process's one thread and the machine's cores with the API and DynamoDB Local.
+ */
+export const WEBHOOK_DELIVERY_POLLING = { batchSize: 10, waitTimeSeconds: 20, concurrency: 4 } as const satisfies Partial<SqsPollerOptions>;
+
 let deliveryHandler: Promise<(event: SQSEvent) => Promise<SQSBatchResponse>> | undefined;
 
 /**

@@ -9,12 +9,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeMessageVisibilityCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import { DescribeTableCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { useTestTable } from '../support/test-table.ts';
 import { startLocalSqs, type LocalSqs } from '#lib/local/sqs-local';
-import { startSqsPoller } from '#lib/local/sqs-poller';
+import { startSqsPoller, WEBHOOK_DELIVERY_POLLING } from '#lib/local/sqs-poller';
 import { startStreamPoller, type StreamCheckpoint } from '#lib/local/stream-poller';
 import { resetSqsClient, sqs, webhookQueueUrl } from '#ports/sqs';
 
@@ -102,6 +102,42 @@ describe('SQS poller over local-aws-sqs', () => {
     const { Messages = [] } = await sqs().send(new ReceiveMessageCommand({ QueueUrl: local.queueUrl, WaitTimeSeconds: 5, MaxNumberOfMessages: 10 }));
     expect(Messages.map((m) => m.MessageId)).toEqual([sent.MessageId]);
     await sqs().send(new DeleteMessageBatchCommand({ QueueUrl: local.queueUrl, Entries: [{ Id: '0', ReceiptHandle: Messages[0].ReceiptHandle! }] }));
+  });
+
+  it('the local delivery mapping long-polls: idle, each loop waits in one receive; a message is taken once sent, a retry once its visibility ends', async () => {
+    const client = new SQSClient({ endpoint: local.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    let receives = 0;
+    client.middlewareStack.add((next, context) => (args) => ((receives += Number((context as { commandName?: string }).commandName === 'ReceiveMessageCommand')), next(args)), { step: 'initialize' });
+    const taken: { body: string; count: string; at: number }[] = [];
+    let changedAt = 0;
+    const standIn = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      const failed: string[] = [];
+      for (const r of event.Records) {
+        taken.push({ body: r.body, count: r.attributes.ApproximateReceiveCount, at: Date.now() });
+        if (r.attributes.ApproximateReceiveCount === '1') {
+          await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: local.queueUrl, ReceiptHandle: r.receiptHandle, VisibilityTimeout: 1 }));
+          changedAt = Date.now();
+          failed.push(r.messageId);
+        }
+      }
+      return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
+    };
+    const poller = startSqsPoller({ queueUrl: local.queueUrl, invoke: standIn, client, log: quietLog([]), ...WEBHOOK_DELIVERY_POLLING });
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      // Short polls (waitTimeSeconds 0) would have made about 20 a second per loop.
+      expect(receives).toBe(WEBHOOK_DELIVERY_POLLING.concurrency);
+      const sentAt = Date.now();
+      await sqs().send(new SendMessageCommand({ QueueUrl: local.queueUrl, MessageBody: 'long-poll-1' }));
+      await waitFor('the retry', () => taken.length >= 2);
+      expect(taken.map((t) => [t.body, t.count])).toEqual([['long-poll-1', '1'], ['long-poll-1', '2']]);
+      expect(taken[0].at - sentAt).toBeLessThan(1000); // not at the end of a 20 s wait
+      expect(taken[1].at - changedAt).toBeGreaterThanOrEqual(900); // its retry delay, then at once
+      expect(taken[1].at - changedAt).toBeLessThan(3000);
+    } finally {
+      await poller.stop();
+      client.destroy();
+    }
   });
 
   it('delivers SQSEvents, deletes successes, retries failures by visibility and dead-letters after maxReceiveCount', async () => {
