@@ -35,6 +35,8 @@ export const ownCpuSeconds = (): number => {
 export interface RetryGap {
   actualMs: number;
   scheduledMs: number;
+  /** When the retry started (epoch ms). */
+  atMs: number;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function retryGaps(orgId: string, subscriptionId: string): Promise<
     attempts.sort((a, b) => a.attempt - b.attempt);
     for (let i = 1; i < attempts.length; i++) {
       const prev = attempts[i - 1];
-      if (prev.next !== null && attempts[i].attempt === prev.attempt + 1) gaps.push({ actualMs: attempts[i].at - prev.at, scheduledMs: prev.next - prev.at });
+      if (prev.next !== null && attempts[i].attempt === prev.attempt + 1) gaps.push({ actualMs: attempts[i].at - prev.at, scheduledMs: prev.next - prev.at, atMs: attempts[i].at });
     }
   }
   return gaps;
