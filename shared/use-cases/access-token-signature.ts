@@ -66,6 +66,8 @@ const verifiers = new Map<string, Verifier>();
  * Verifies signature (64 octets, then ES256 with the key `lookUp` returns for the header's `kid`; `alg: none`, an unpublished key,
  * another key or another algorithm refused), `typ` (`at+jwt`, RFC 9068 §2.1), `iss` (`issuer`), `aud` (one of
  * `audiences`), `exp`, and the presence of this service's claims.
+ * @param lookUp the published key by `kid` (signing-key-cache.ts); with `cached`, kept in the verifier made for `issuer`
+ *   on its first call, so one pair serves a container's life
  * @param cached the key already in the caller's cache, without a read (aws-jwt-verify's synchronous path)
  * @returns the claims, or the reason the token is refused
  * @throws whatever `lookUp` throws (a failed table read is a 5xx, not a 401)
