@@ -7,14 +7,15 @@
  * - the circuit breaker: one write per subscription and batch, once every message has counted its POST's result
  *   (shared/use-cases/delivery-breaker.ts: failures added together, or the count cleared when the batch has a success).
  * - the attempt items: written together (one `BatchWriteItem`) once every message of the batch has its attempt or
- *   has finished without one, or 1 s after the first one waits; a delivery record is moved by its own conditional
+ *   has finished without one, or 1 s after the first one waits (shared/use-cases/batch-gather.ts); a delivery record is moved by its own conditional
  *   update, at once, when its delivery finishes (shared/db/webhook-deliveries.ts `markDelivery`: not for a retry).
  * - the visibility changes of the messages to retry (their retry delays): sent with the attempt items, in one
  *   `ChangeMessageVisibilityBatch` (one `ChangeMessageVisibility` for a single message).
  */
 import { ChangeMessageVisibilityBatchCommand, ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { getWebhook, type WebhookSubscription } from '#db/webhooks';
-import { batchBreaker, LINGER_MS, type BatchBreaker } from '#use-cases/delivery-breaker';
+import { batchBreaker, type BatchBreaker } from '#use-cases/delivery-breaker';
+import { gather } from '#use-cases/batch-gather';
 import { attemptItem, markDelivery, putAttempts, type DeliveryAttempt } from '#db/webhook-deliveries';
 import { sqs, webhookQueueUrl } from '#ports/sqs';
 import { SQS_BATCH_ENTRIES } from '#use-cases/delivery-sends';
@@ -46,27 +47,21 @@ export interface DeliveryBatch extends BatchBreaker {
  */
 export function deliveryBatch(size: number): DeliveryBatch {
   const subs = new Map<string, Promise<WebhookSubscription>>();
-  const waiting: { item: Record<string, unknown>; retry?: RetryLater; done: (err?: unknown) => void }[] = [];
   const key = (orgId: string, id: string) => `${orgId}/${id}`;
   const breaker = batchBreaker(size, (orgId, id) => subs.get(key(orgId, id)));
-  let open = size;
-  let timer: NodeJS.Timeout | undefined;
-
-  const flush = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    const batch = waiting.splice(0);
-    if (!batch.length) return;
-    const retries = batch.filter((w) => w.retry);
-    Promise.all([
-      putAttempts(batch.map((w) => w.item)).then(() => undefined, (err: unknown) => err ?? new Error('attempt items not written')),
+  const attempts = gather<{ item: Record<string, unknown>; retry?: RetryLater }, void>(size, (gathered) => {
+    const retries = gathered.filter((w) => w.retry);
+    const written = Promise.all([
+      putAttempts(gathered.map((w) => w.item)).then(() => undefined, (err: unknown) => err ?? new Error('attempt items not written')),
       changeVisibilities(retries.map((w) => w.retry!)),
-    ]).then(([itemsError, visibilityErrors]) => batch.forEach((w) => w.done(itemsError ?? (w.retry && visibilityErrors[retries.indexOf(w)]))));
-  };
-  const settle = () => {
-    open--;
-    if (open <= 0) flush();
-  };
+    ]);
+    return gathered.map((w) =>
+      written.then(([itemsError, visibilityErrors]) => {
+        const err = itemsError ?? (w.retry && visibilityErrors[retries.indexOf(w)]);
+        if (err) throw err;
+      }),
+    );
+  });
 
   return {
     subscription(orgId, id) {
@@ -77,13 +72,9 @@ export function deliveryBatch(size: number): DeliveryBatch {
     count: breaker.count,
     uncounted: breaker.uncounted,
     async recordAttempt(orgId, a, now, retry) {
-      const item = attemptItem(orgId, a, now);
-      const stored = new Promise<void>((resolve, reject) => waiting.push({ item, retry, done: (err) => (err ? reject(err) : resolve()) }));
-      timer ??= setTimeout(flush, LINGER_MS);
-      settle();
-      await Promise.all([stored, markDelivery(orgId, a)]); // no write for a retry
+      await Promise.all([attempts.add({ item: attemptItem(orgId, a, now), retry }), markDelivery(orgId, a)]); // no record write for a retry
     },
-    release: settle,
+    release: attempts.skip,
   };
 }
 

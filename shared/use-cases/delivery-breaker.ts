@@ -1,7 +1,7 @@
 /**
  * The circuit breaker's writes for one SQS batch of the delivery worker (shared/use-cases/delivery-batch.ts): each
  * message counts its POST's result (`count`) or says it made none (`uncounted`); once every message has (or 1 s
- * after the first count waits), each subscription's breaker gets one write for the batch instead of one per failed
+ * after the first count waits: shared/use-cases/batch-gather.ts), each subscription's breaker gets one write for the batch instead of one per failed
  * attempt plus one per first success:
  * - failures only: `ADD consecutiveFailures :n` (shared/db/webhooks.ts `recordWebhookFailures`), which pauses the
  *   subscription when the count reaches the threshold (breaker enabled). Then every failure of that batch is
@@ -16,9 +16,7 @@
  * "Delivery": an endpoint that fails repeatedly is paused); the threshold and reset are docs/webhooks.md's.
  */
 import { recordWebhookFailures, recordWebhookSuccess, type WebhookSubscription } from '#db/webhooks';
-
-/** Longest wait of a count (or an attempt item) for the rest of its batch, in ms (a slow receiver must not hold the others long). */
-export const LINGER_MS = 1000;
+import { gather } from '#use-cases/batch-gather';
 
 /**
  * What a counted attempt became: `counted` (the breaker did not trip), `tripped` (this batch's failures paused the
@@ -38,12 +36,11 @@ export interface BatchBreaker {
   uncounted(): void;
 }
 
-interface Waiting {
+interface Count {
   orgId: string;
   id: string;
   ok: boolean;
   now: Date;
-  done: (outcome: BreakerOutcome | undefined, err?: unknown) => void;
 }
 
 /**
@@ -52,11 +49,8 @@ interface Waiting {
  *   has a count to clear)
  */
 export function batchBreaker(size: number, readOf: (orgId: string, id: string) => Promise<WebhookSubscription> | undefined): BatchBreaker {
-  const waiting: Waiting[] = [];
   /** Whether the stored count may be above 0, by subscription, once a write of this batch knows it. */
   const mayHaveCount = new Map<string, boolean>();
-  let open = size;
-  let timer: NodeJS.Timeout | undefined;
 
   const hasCountToClear = async (orgId: string, id: string): Promise<boolean> => {
     const known = mayHaveCount.get(`${orgId}/${id}`);
@@ -65,8 +59,8 @@ export function batchBreaker(size: number, readOf: (orgId: string, id: string) =
     return !read || read.consecutiveFailures !== 0;
   };
 
-  /** The one write of a subscription's waiting counts. */
-  const write = async (orgId: string, id: string, counts: Waiting[]): Promise<BreakerOutcome[]> => {
+  /** The one write of a subscription's gathered counts. */
+  const write = async (orgId: string, id: string, counts: Count[]): Promise<BreakerOutcome[]> => {
     const k = `${orgId}/${id}`;
     const failures = counts.filter((c) => !c.ok);
     if (failures.length < counts.length) {
@@ -80,33 +74,21 @@ export function batchBreaker(size: number, readOf: (orgId: string, id: string) =
     return counts.map((_, i) => (!tripped ? 'counted' : i === 0 ? 'tripped' : 'paused'));
   };
 
-  const flush = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    const bySubscription = new Map<string, Waiting[]>();
-    for (const w of waiting.splice(0)) {
-      const k = `${w.orgId}/${w.id}`;
-      bySubscription.set(k, [...(bySubscription.get(k) ?? []), w]);
+  const counts = gather<Count, BreakerOutcome>(size, (gathered) => {
+    const bySubscription = new Map<string, Count[]>();
+    for (const c of gathered) {
+      const k = `${c.orgId}/${c.id}`;
+      bySubscription.set(k, [...(bySubscription.get(k) ?? []), c]);
     }
-    for (const counts of bySubscription.values()) {
-      write(counts[0].orgId, counts[0].id, counts).then(
-        (outcomes) => counts.forEach((c, i) => c.done(outcomes[i])),
-        (err: unknown) => counts.forEach((c) => c.done(undefined, err ?? new Error('breaker not written'))),
-      );
-    }
-  };
-  const settle = () => {
-    open--;
-    if (open <= 0 && waiting.length) flush();
-  };
+    const written = new Map([...bySubscription].map(([k, group]) => [k, write(group[0].orgId, group[0].id, group).catch((err: unknown) => Promise.reject(err ?? new Error('breaker not written')))] as const));
+    return gathered.map((c) => {
+      const k = `${c.orgId}/${c.id}`;
+      return written.get(k)!.then((outcomes) => outcomes[bySubscription.get(k)!.indexOf(c)]);
+    });
+  });
 
   return {
-    count(orgId, id, ok, now) {
-      const outcome = new Promise<BreakerOutcome>((resolve, reject) => waiting.push({ orgId, id, ok, now, done: (o, err) => (err ? reject(err) : resolve(o!)) }));
-      timer ??= setTimeout(flush, LINGER_MS);
-      settle();
-      return outcome;
-    },
-    uncounted: settle,
+    count: (orgId, id, ok, now) => counts.add({ orgId, id, ok, now }),
+    uncounted: counts.skip,
   };
 }
